@@ -22,6 +22,16 @@ describeInBothDialects('gw refund create without --transaction-id: an unmatched 
     expect(onStdin.code, onStdin.stderr).toBe(0)
   })
 
+  // gw read a value whose second letter is a flag's (-q, --jq) as that flag: a token or reference such as these was taken for a purchase's ID, and refused.
+  it('takes a token and a reference whose second letter is q as the values of their flags', async () => {
+    const token = (await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}
+    const reference = ref('sq')
+    const result = await sandbox.gw(['refund', 'create', '--card-token', token.token, '--amount', '300', '--reference', reference, '--json'])
+    expect(result.stderr).toBe('')
+    expect(result.code).toBe(0)
+    expect(result.json).toMatchObject({standalone: true, successful: true, reference})
+  })
+
   it('a refund of a purchase keeps --metadata too', async () => {
     const purchase = await sandbox.gw(['purchase', 'create', '--amount', '800', '--reference', ref('m'), ...cardArgs(), '--json'])
     const refund = await sandbox.gw(['refund', 'create', '--transaction-id', (purchase.json as {id: string}).id, '--amount', '800', '--reference', ref('mr'), '--metadata', 'reason=damaged', '--json'])

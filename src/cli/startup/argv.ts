@@ -63,6 +63,8 @@ function findFlag(arg: string, flags: FlagTable): {name: string; glued?: string}
     if (negated !== undefined && flags[negated]?.type === 'boolean' && flags[negated].allowNo) return {name: negated, glued}
     return undefined
   }
+  // A word that does not start with a dash is no flag, whatever its second letter (oclif's findFlag).
+  if (!arg.startsWith('-')) return undefined
   const name = Object.keys(flags).find((flag) => flags[flag]!.char === arg[1])
   if (name === undefined || arg.length < 2) return undefined
   return {name, glued: arg.length > 2 ? arg.slice(arg[2] === '=' ? 3 : 2) : undefined}

@@ -113,6 +113,15 @@ describe('tokens: argv read with a command’s flags, as oclif reads it', () => 
     ])
   })
 
+  it("takes a value whose second letter is a flag's letter as the value (a reference aqua-7, a token Xq...), as oclif does", () => {
+    expect(tokens(['--data', 'aqua-7', 'sq', '--method', 'Xf'], flags)).toEqual([
+      {kind: 'flag', name: 'data', value: 'aqua-7', raw: ['--data', 'aqua-7']},
+      {kind: 'word', text: 'sq', afterDashes: false},
+      {kind: 'flag', name: 'method', value: 'Xf', raw: ['--method', 'Xf']},
+    ])
+    expect([...flagsGiven(['--profile', 'equinox', '--json'])]).toEqual(['profile', 'json'])
+  })
+
   it('says which flags were given, a value glued or taken not among them', () => {
     expect([...flagsGiven(['--data', '--no-input', '-q.id', '--query=--yes'], flags)]).toEqual(['data', 'no-input', 'jq', 'query'])
     expect([...flagsGiven(['--data', '-', '--json'], flags)]).toEqual(['data', 'json'])
