@@ -22,8 +22,8 @@ describeInBothDialects('gw refund create without --transaction-id: an unmatched 
     expect(onStdin.code, onStdin.stderr).toBe(0)
   })
 
-  // gw read a value whose second letter is a flag's (-q, --jq) as that flag: a token or reference such as these was taken for a purchase's ID, and refused.
-  it('takes a token and a reference whose second letter is q as the values of their flags', async () => {
+  // gw read a value whose second letter is a flag's (-q, --jq) as that flag, and took it for a purchase's ID: the reference sq-... here; a random token's second letter may be q too.
+  it('takes a reference whose second letter is q as --reference\'s value, beside a token', async () => {
     const token = (await sandbox.gw(['card', 'tokenize', ...cardArgs(), '--json'])).json as {token: string}
     const reference = ref('sq')
     const result = await sandbox.gw(['refund', 'create', '--card-token', token.token, '--amount', '300', '--reference', reference, '--json'])

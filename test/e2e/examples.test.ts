@@ -127,9 +127,12 @@ const manifest = JSON.parse(readFileSync(join(import.meta.dirname, '..', '..', '
  * that expand nothing), or undefined where the shell does more (a pipe, a redirection, a variable).
  */
 function plainWords(example: string): string[] | undefined {
-  if (!/^gw( ([\w.,:=@/+%-]+|'[^']*'|"[^"$`\\]*"))+$/.test(example)) return undefined
-  return [...example.matchAll(/[\w.,:=@/+%-]+|'([^']*)'|"([^"]*)"/g)].slice(1).map((match) => match[1] ?? match[2] ?? match[0])
+  if (!new RegExp(`^gw( (?:${PLAIN_WORD.source}))+$`).test(example)) return undefined
+  return [...example.matchAll(new RegExp(PLAIN_WORD.source, 'g'))].slice(1).map((match) => match[1] ?? match[2] ?? match[0])
 }
+
+/** A word bash passes on as written: bare, single-quoted, or double-quoted with nothing to expand (its text in the groups). */
+const PLAIN_WORD = /[\w.,:=@/+%-]+|'([^']*)'|"([^"$`\\]*)"/
 
 /** Whether gw would read or write a file of the working folder: a word naming one there, or a file's name. */
 const namesAFile = (words: string[]) => words.some((word) => {

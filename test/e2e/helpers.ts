@@ -96,16 +96,19 @@ export const PROCESS_FILES: readonly string[] = [
   'test/e2e/stdin-copy.test.ts',
 ]
 
+/**
+ * Variables read from the process's own environment, not a thread's: a run given one is a process.
+ * - DBUS_SESSION_BUS_ADDRESS: keytar, a native module, reads it, and in a thread its calls to the Secret Service hung (a keychain, or one not there).
+ * - NODE_EXTRA_CA_CERTS: Node reads it once, as a process starts; a thread would not trust the CA it names.
+ */
+const PROCESS_VARIABLES = ['DBUS_SESSION_BUS_ADDRESS', 'NODE_EXTRA_CA_CERTS']
+
 function spawnsGw(options: RunOptions, args: string[]): boolean {
   if (options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
   if (!inThisZone(options.env ?? {})) return true
   // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.
   if (args[0] === 'sandbox' && args[1] === 'start' && !args.includes('--detach')) return true
-  // keytar, a native module, reads the process's own environment, not a thread's, and in a thread its
-  // calls to the Secret Service hung: a run that names a session bus (a keychain, or one not there) is a process.
-  if (options.env?.DBUS_SESSION_BUS_ADDRESS !== undefined) return true
-  // Node reads NODE_EXTRA_CA_CERTS once, as a process starts: a thread would not trust the CA it names.
-  if (options.env?.NODE_EXTRA_CA_CERTS !== undefined) return true
+  if (PROCESS_VARIABLES.some((name) => options.env?.[name] !== undefined)) return true
   const file = expect.getState().testPath
   return file !== undefined && PROCESS_FILES.includes(relative(ROOT, file))
 }
