@@ -23,8 +23,13 @@ export interface BatchPlan {
   totals: string
 }
 
-/** A batch's soft stop: true when it only stopped starting rows, else the error to stop with at once. */
-export type SoftStop = (signal: StopSignal) => true | InterruptedError
+/**
+ * What a signal does to a batch:
+ * - `finish`: the rows in flight finish, no more start (the first signal);
+ * - `abort`: the requests in flight are aborted, and the batch ends with its summary (the second);
+ * - an error: gw stops with it at once (a third).
+ */
+export type SoftStop = (signal: StopSignal) => 'finish' | 'abort' | InterruptedError
 
 /**
  * What a batch's run works with (gh's options struct): the command line builds it from its Factory

@@ -221,18 +221,20 @@ async function send<Input, Body extends object>(
       broken ??= err
       runner.stop('stdout')
     })
-    let signalled = false
+    let signals = 0
     f.onSoftStop((signal) => {
-      // A second signal stops at once: the rows in flight are left in doubt, for the next run to look
-      // up, and the summary names them all (the client would name only the one it sent last).
-      if (signalled) {
-        view.flush()
-        return new InterruptedError(signal)
+      signals++
+      if (signals === 1) {
+        runner.stop(signal)
+        io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${rowWords(kind).row}s in flight, starting no more (again to stop at once).\n`)
+        return 'finish'
       }
-      signalled = true
-      runner.stop(signal)
-      io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${rowWords(kind).row}s in flight, starting no more (again to stop at once).\n`)
-      return true
+      // The second aborts the rows in flight, left in doubt for the next run to look up. The batch
+      // still ends here, so its summary names them all (the client would name only the one it sent last).
+      if (signals === 2) return 'abort'
+      // A third stops gw at once, whatever the batch still waits on.
+      view.flush()
+      return new InterruptedError(signal)
     })
     const end = await runner.run()
     if (end.changedLines.length > 0) {

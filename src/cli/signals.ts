@@ -7,7 +7,8 @@ import type {SoftStop} from '../batch/batch-deps.js'
 /**
  * How a command stops on SIGINT, SIGTERM and SIGHUP, and on Windows Ctrl-Break, taken as SIGTERM (design.md §5). A purchase or refund in flight
  * is not abandoned: the first signal waits for its answer, which is shown, and gw then exits as
- * the signal says. A batch stops softly (a first signal starts no new rows). Anything else stops
+ * the signal says. A batch stops softly (a first signal starts no new rows, a second aborts its
+ * requests, and it reports what it left in doubt). Anything else stops
  * at once: the request in flight is aborted, and a wait on stdin or a prompt, which nothing
  * aborts, is ended by `interrupted` rejecting.
  */
@@ -67,8 +68,14 @@ export class Stop {
     // Ctrl-Break, Windows' SIGTERM, is taken as SIGTERM.
     const signal: StopSignal = stopMeaning(caught)
     const soft = this.softStop?.(signal)
-    if (soft === true) {
+    if (soft === 'finish') {
       this.tell(false)
+      return
+    }
+    if (soft === 'abort') {
+      // Its requests end at once, and the batch with them: it reports, then exits as the signal says.
+      this.tell(true)
+      this.controller.abort(signal)
       return
     }
     const inFlight = this.context.inFlight()

@@ -237,10 +237,12 @@ describeInBothDialects('gw refund create --input', () => {
     const stopped = await run.done
     expect(stopped.code).toBe(130)
     expect(stopped.stderr).toContain('Ctrl-C: finishing the refunds in flight, starting no more (again to stop at once).')
-    // Every row in doubt is named by the summary, none by a hint that could name only one.
-    const [, unknownCount, notStarted] = /\nInterrupted\.\n12 refunds: 1 approved, (\d) unknown, (\d+) not started/.exec(stopped.stderr) ?? []
+    // Every row in doubt is named by the summary, none by a hint that could name only one. The batch ends by
+    // itself, its summary before the last word: nothing races it to the exit.
+    const [, unknownCount, notStarted] = /\n12 refunds: 1 approved, (\d) unknown, (\d+) not started in /.exec(stopped.stderr) ?? []
     expect(unknownCount, stopped.stderr).toBeDefined()
     expect(stopped.stderr).toContain(`\nNot finished: 1 row answered, ${unknownCount} in doubt, ${notStarted} not started. Run the same command again`)
+    expect(stopped.stderr).toMatch(/\nNot finished: [^\n]+\)\.\nInterrupted\.\n$/)
     expect(stopped.stderr).not.toContain('Hint:')
     const unknown = rowsOf(stopped.stdout).filter((row) => row.status === 'unknown').map((row) => row.reference)
     expect(unknown.length).toBeGreaterThan(0)

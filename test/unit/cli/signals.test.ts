@@ -37,4 +37,32 @@ describe('Stop', () => {
     expect(process.listenerCount('SIGBREAK')).toBe(before)
     expect(process.listenerCount('SIGHUP')).toBeGreaterThan(0)
   })
+
+  it("a batch's signals: the first finishes its rows, the second aborts its requests and lets it end, a third stops gw at once", async () => {
+    const stop = new Stop({inFlight: () => undefined, io: () => testIo(), signals: platformOf('win32').stopSignals})
+    unwatch = stop.watch()
+    const told: boolean[] = []
+    stop.onSignal((atOnce) => told.push(atOnce))
+    let rejected: unknown
+    stop.interrupted.catch((err: unknown) => (rejected = err))
+    const third = new InterruptedError('SIGTERM')
+    const outcomes = ['finish', 'abort', third] as const
+    let signals = 0
+    stop.onSoftStop(() => outcomes[signals++]!)
+    const settled = () => new Promise((resolve) => setImmediate(resolve))
+
+    process.emit('SIGBREAK' as NodeJS.Signals, 'SIGBREAK' as NodeJS.Signals)
+    await settled()
+    expect({aborted: stop.signal.aborted, rejected, told}).toEqual({aborted: false, rejected: undefined, told: [false]})
+
+    // Its requests end, and the batch with them: it reports its summary before gw exits.
+    process.emit('SIGBREAK' as NodeJS.Signals, 'SIGBREAK' as NodeJS.Signals)
+    await settled()
+    expect({aborted: stop.signal.aborted, reason: stop.signal.reason, rejected, told}).toEqual({aborted: true, reason: 'SIGTERM', rejected: undefined, told: [false, true]})
+
+    process.emit('SIGBREAK' as NodeJS.Signals, 'SIGBREAK' as NodeJS.Signals)
+    await settled()
+    expect(rejected).toBe(third)
+    expect(told).toEqual([false, true, true])
+  })
 })
