@@ -223,16 +223,14 @@ async function send<Input, Body extends object>(
     })
     let signals = 0
     f.onSoftStop((signal) => {
-      signals++
-      if (signals === 1) {
+      // The first finishes the rows in flight. The second aborts them, left in doubt, and the batch ends here:
+      // its summary names them all (the client would name only its last). A third stops gw at once.
+      if (++signals === 1) {
         runner.stop(signal)
         io.err(`\n${signal === 'SIGINT' ? 'Ctrl-C' : signal}: finishing the ${rowWords(kind).row}s in flight, starting no more (again to stop at once).\n`)
         return 'finish'
       }
-      // The second aborts the rows in flight, left in doubt for the next run to look up. The batch
-      // still ends here, so its summary names them all (the client would name only the one it sent last).
       if (signals === 2) return 'abort'
-      // A third stops gw at once, whatever the batch still waits on.
       view.flush()
       return new InterruptedError(signal)
     })
