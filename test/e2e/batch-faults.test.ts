@@ -250,7 +250,7 @@ describeInBothDialects('one gw at a time per batch', () => {
     void proxy.post(40).then(() => first.child.kill('SIGKILL'))
     expect((await first.done).signal).toBe('SIGKILL')
     // The rows journaled ahead and never sent wait out the local gateway's processing window (2 s).
-    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000})))
+    const reruns = await Promise.all(Array.from({length: 4}, () => sandbox.gw(['refund', 'create', '--input', file, '--concurrency', '2'], {env, timeoutMs: 60_000, process: true})))
     const ran = reruns.filter((run) => run.code === 0)
     const refused = reruns.filter((run) => run.code !== 0)
     expect(ran.length).toBeGreaterThanOrEqual(1)

@@ -41,6 +41,8 @@ export interface RunOptions {
   /** Another user to run as (the tests run as root in CI). */
   uid?: number
   gid?: number
+  /** A process of its own: for gw run at once with others of a test, which exclude each other by the kernel's locks (a lock is a process's). */
+  process?: boolean
 }
 
 /** A home of its own for one test file: config, data and cache dirs gw cannot share with the machine's. */
@@ -77,15 +79,14 @@ export function runGw(args: string[], options: RunOptions = {}): Promise<GwResul
 /**
  * The test files whose subject is the gw process itself (signals, the relaunch, the Node floor,
  * installs, terminals, other users, stopping, locks and descriptors across processes): their runGw
- * spawns gw. So does a run given a cwd (a thread cannot change its directory) or a user, and every
- * run with GW_TEST_SPAWN=1 (a thread and a process compared).
+ * spawns gw. So does a run given `process`, a cwd (a thread cannot change its directory) or a user,
+ * and every run with GW_TEST_SPAWN=1 (a thread and a process compared). Elsewhere a test spawns
+ * the one gw whose process is its subject (a kill -9, strace, /dev/full): the runs around it are threads.
  */
 export const PROCESS_FILES: readonly string[] = [
-  'test/e2e/batch-faults.test.ts',
   'test/e2e/completion.test.ts',
   'test/e2e/cross-build.test.ts',
   'test/e2e/identity-overlay.test.ts',
-  'test/e2e/identity.test.ts',
   'test/e2e/install.test.ts',
   'test/e2e/node-floor.test.ts',
   'test/e2e/npm-package.test.ts',
@@ -104,7 +105,7 @@ export const PROCESS_FILES: readonly string[] = [
 const PROCESS_VARIABLES = ['DBUS_SESSION_BUS_ADDRESS', 'NODE_EXTRA_CA_CERTS']
 
 function spawnsGw(options: RunOptions, args: string[]): boolean {
-  if (options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
+  if (options.process || options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
   if (!inThisZone(options.env ?? {})) return true
   // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.
   if (args[0] === 'sandbox' && args[1] === 'start' && !args.includes('--detach')) return true
