@@ -24,6 +24,8 @@ export interface ThreadRun {
    * - It sets none of gw's V8 flags, so runs beside it still start under a process's (v8FlagsAsStarted).
    */
   gateway?: boolean
+  /** A service that names its pid where others read it (gw listen's web hook): one no process has, as a local gateway's. */
+  ownPid?: boolean
 }
 
 /** A run in progress: what it writes is handed on as it comes, and it can be signalled. */
@@ -36,6 +38,8 @@ export interface RunningThread {
   signal(name: NodeJS.Signals): void
   /** Ends it at once, as SIGKILL would, its thread with it. */
   kill(): Promise<void>
+  /** Its pid, where it has one of its own (a local gateway, `ownPid`). */
+  pid?: number
 }
 
 const BOOT = join(import.meta.dirname, 'gw-thread.cjs')
@@ -91,8 +95,10 @@ export function startGwInThread(gw: string, args: string[], run: ThreadRun, outp
   worker.on('message', onMessage)
   worker.on('error', onError)
   worker.on('exit', onExit)
-  worker.postMessage({gw, args, env: run.env, stdin: run.stdin, pid: run.gateway ? (nextOwnPid += 2) : undefined})
+  const pid = run.gateway || run.ownPid ? (nextOwnPid += 2) : undefined
+  worker.postMessage({gw, args, env: run.env, stdin: run.stdin, pid})
   return {
+    pid,
     ended,
     hasEnded: () => hasEnded,
     signal: (name) => {

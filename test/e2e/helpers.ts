@@ -104,7 +104,8 @@ export const PROCESS_FILES: readonly string[] = [
  */
 const PROCESS_VARIABLES = ['DBUS_SESSION_BUS_ADDRESS', 'NODE_EXTRA_CA_CERTS']
 
-function spawnsGw(options: RunOptions, args: string[]): boolean {
+/** Whether a run is a process of its own (runGw, startListen): where the process is what its test is about, or a thread cannot take what it is given. */
+export function spawnsGw(options: RunOptions, args: string[]): boolean {
   if (options.process || options.cwd !== undefined || options.uid !== undefined || options.gid !== undefined || process.env.GW_TEST_SPAWN === '1') return true
   if (!inThisZone(options.env ?? {})) return true
   // A local gateway in the foreground is a server with a pid of its own, which gw sandbox stop signals.

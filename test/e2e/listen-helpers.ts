@@ -1,14 +1,20 @@
 import {type ChildProcess, spawn} from 'node:child_process'
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {baseEnv, GW, RUN_BOUND_MS} from './helpers.js'
+import {startGwInThread} from './gw-thread.js'
+import {baseEnv, GW, RUN_BOUND_MS, spawnsGw} from './helpers.js'
 
 /** A running `gw listen`: its URL, what it printed so far, and ways to post to it and stop it. */
 export interface Listener {
   url: string
-  process: ChildProcess
+  /** Its pid, which its web hook's name gives: a process's, or in a thread one no process has. */
+  pid: number
+  /** Its process, where it runs as one (`process: true`): a test of its stdout's reader going away closes it. */
+  process?: ChildProcess
   stdout(): string
   stderr(): string
+  /** Its exit code, once it has ended by itself (null for a process a signal ended). */
+  exited(): Promise<number | null>
   /** Resolves once stdout holds `lines` lines. */
   waitForLines(lines: number, timeoutMs?: number): Promise<string[]>
   /** Resolves once stdout or stderr matches. */
@@ -19,27 +25,40 @@ export interface Listener {
   stop(signal?: NodeJS.Signals): Promise<{code: number | null; stdout: string; stderr: string}>
 }
 
-/** Starts the built `gw listen --port 0 ...` (or the --port given) and waits for the notice on stderr that says where it listens. */
-export async function startListen(args: string[], {env = {}, stdin}: {env?: NodeJS.ProcessEnv; stdin?: string} = {}): Promise<Listener> {
-  const port = args.includes('--port') ? [] : ['--port', '0']
-  const child = spawn(process.execPath, [GW, 'listen', ...port, ...args], {env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe']})
+/** How a listener runs: a process, or a thread of this process (gw-thread.ts), alike to the test. */
+interface Running {
+  pid: number
+  process?: ChildProcess
+  ended: Promise<number | null>
+  hasEnded(): boolean
+  signal(name: NodeJS.Signals): void
+}
+
+/**
+ * Starts the built `gw listen --port 0 ...` (or the --port given) and waits for the notice on stderr
+ * that says where it listens. It runs in a thread, as runGw runs gw, with a pid no process has; as a
+ * process where runGw would spawn gw (spawnsGw), or given `process`.
+ */
+export async function startListen(args: string[], {env = {}, stdin, process: asProcess}: {env?: NodeJS.ProcessEnv; stdin?: string; process?: boolean} = {}): Promise<Listener> {
+  const argv = ['listen', ...(args.includes('--port') ? [] : ['--port', '0']), ...args]
   let stdout = ''
   let stderr = ''
   const changed = new Set<() => void>()
   const notify = () => changed.forEach((check) => check())
-  child.stdout!.on('data', (chunk: Buffer) => ((stdout += chunk.toString()), notify()))
-  child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk.toString()), notify()))
-  child.on('exit', notify)
-  // gw listen may stop without reading stdin: closing it then is no failure (see runProgram).
-  child.stdin!.on('error', () => {})
-  child.stdin!.end(stdin ?? '')
+  const output = (stream: 'stdout' | 'stderr', chunk: Buffer) => {
+    if (stream === 'stdout') stdout += chunk.toString()
+    else stderr += chunk.toString()
+    notify()
+  }
+  const running = spawnsGw({env, process: asProcess}, argv) ? listenerProcess(argv, env, stdin, output) : listenerThread(argv, env, stdin, output)
+  void running.ended.then(notify)
 
   const waitFor = <T>(what: string, ready: () => T | undefined, timeoutMs = RUN_BOUND_MS) =>
     new Promise<T>((resolve, reject) => {
       const check = () => {
         const value = ready()
         if (value !== undefined) return done(() => resolve(value))
-        if (child.exitCode !== null || child.signalCode !== null) done(() => reject(new Error(`gw listen exited (${child.exitCode ?? child.signalCode}) before ${what}\nstdout: ${stdout}\nstderr: ${stderr}`)))
+        if (running.hasEnded()) done(() => reject(new Error(`gw listen exited before ${what}\nstdout: ${stdout}\nstderr: ${stderr}`)))
       }
       const timer = setTimeout(() => done(() => reject(new Error(`timed out waiting for ${what}\nstdout: ${stdout}\nstderr: ${stderr}`))), timeoutMs)
       const done = (settle: () => void) => {
@@ -54,9 +73,11 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
   const url = await waitFor('the listening notice', () => /Listening for web hooks on (\S+) \(/.exec(stderr)?.[1])
   return {
     url,
-    process: child,
+    pid: running.pid,
+    process: running.process,
     stdout: () => stdout,
     stderr: () => stderr,
+    exited: () => running.ended,
     waitForLines: (lines, timeoutMs = RUN_BOUND_MS) =>
       waitFor(`${lines} lines on stdout`, () => {
         const all = stdout.split('\n').filter(Boolean)
@@ -69,13 +90,35 @@ export async function startListen(args: string[], {env = {}, stdin}: {env?: Node
       await response.arrayBuffer()
       return response.status
     },
-    stop: (signal = 'SIGINT') =>
-      new Promise((resolve) => {
-        const finish = () => resolve({code: child.exitCode, stdout, stderr})
-        if (child.exitCode !== null || child.signalCode !== null) return finish()
-        child.once('exit', finish)
-        child.kill(signal)
-      }),
+    stop: async (signal = 'SIGINT') => {
+      if (!running.hasEnded()) running.signal(signal)
+      return {code: await running.ended, stdout, stderr}
+    },
+  }
+}
+
+function listenerProcess(argv: string[], env: NodeJS.ProcessEnv, stdin: string | undefined, output: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): Running {
+  const child = spawn(process.execPath, [GW, ...argv], {env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe']})
+  child.stdout!.on('data', (chunk: Buffer) => output('stdout', chunk))
+  child.stderr!.on('data', (chunk: Buffer) => output('stderr', chunk))
+  // Its exit once what it wrote is read: a check then sees all of it.
+  const ended = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))
+  let closed = false
+  void ended.then(() => (closed = true))
+  // gw listen may stop without reading stdin: closing it then is no failure (see runProgram).
+  child.stdin!.on('error', () => {})
+  child.stdin!.end(stdin ?? '')
+  return {pid: child.pid!, process: child, ended, hasEnded: () => closed, signal: (name) => child.kill(name)}
+}
+
+function listenerThread(argv: string[], env: NodeJS.ProcessEnv, stdin: string | undefined, output: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): Running {
+  const running = startGwInThread(GW, argv, {env: baseEnv(env), stdin: stdin ?? '', ownPid: true}, output)
+  return {
+    pid: running.pid!,
+    ended: running.ended,
+    hasEnded: () => running.hasEnded(),
+    // SIGKILL has no listener to hear it: the thread ends at once, as the process would.
+    signal: (name) => (name === 'SIGKILL' ? void running.kill() : running.signal(name)),
   }
 }
 

@@ -12,8 +12,8 @@ afterEach(async () => {
 })
 
 /** gw listen with the sandbox's home: its profile local is the active one, no credentials in the environment. */
-async function listen(args: string[] = []): Promise<Listener> {
-  const listener = await startListen(args, {env: sandbox.home})
+async function listen(args: string[] = [], options: {process?: boolean} = {}): Promise<Listener> {
+  const listener = await startListen(args, {env: sandbox.home, ...options})
   running.push(listener)
   return listener
 }
@@ -33,7 +33,7 @@ describe('gw listen with a local gateway profile', () => {
       const id = registeredId(listener.stderr())
       expect(listener.stderr()).toContain(`Registered as web hook ${id} with the local gateway at ${sandbox.url}, as stripe listen does; it is removed when gw listen stops (--no-register leaves the gateway alone).`)
       expect(listener.stderr()).not.toContain('To have the gateway deliver here')
-      expect(await hooks()).toContainEqual(expect.objectContaining({id, address: listener.url, name: `gw listen ${listener.url} (pid ${listener.process.pid})`, events: '*', mode: 'Test'}))
+      expect(await hooks()).toContainEqual(expect.objectContaining({id, address: listener.url, name: `gw listen ${listener.url} (pid ${listener.pid})`, events: '*', mode: 'Test'}))
 
       expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
       await listener.waitForStdout(/"event":"card:expiring"/, 20_000)
@@ -46,14 +46,14 @@ describe('gw listen with a local gateway profile', () => {
   }
 
   it('removes its registration when it ends by itself (stdout closed)', async () => {
-    const listener = await listen(['--json'])
+    // A process: its stdout's reader is what goes away.
+    const listener = await listen(['--json'], {process: true})
     const id = registeredId(listener.stderr())
     expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
     await listener.waitForStdout(/"event":"card:expiring"/, 20_000)
-    listener.process.stdout!.destroy()
+    listener.process!.stdout!.destroy()
     expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
-    const code = listener.process.exitCode ?? (await new Promise<number | null>((resolve) => listener.process.once('exit', (exited) => resolve(exited))))
-    expect(code).toBe(0)
+    expect(await listener.exited()).toBe(0)
     expect(listener.stderr()).toContain(`Removed web hook ${id}.`)
     expect((await hooks()).map((hook) => hook.id)).not.toContain(id)
   })

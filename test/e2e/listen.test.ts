@@ -329,13 +329,13 @@ describe('gw listen: stopping', () => {
 
 describe('gw listen | a reader that goes away', () => {
   it('leaves an event nobody read unacknowledged, then stops cleanly', async () => {
-    const listener = await listen(['--json'])
+    // A process: its stdout's reader is what goes away.
+    const listener = await listen(['--json'], {process: true})
     expect(await listener.post(chargeSuccessful())).toBe(200)
     await listener.waitForLines(1)
-    listener.process.stdout!.destroy()
+    listener.process!.stdout!.destroy()
     expect(await listener.post(cardExpired)).toBe(503)
-    const exited = listener.process.exitCode ?? (await new Promise<number | null>((resolve) => listener.process.once('exit', (code) => resolve(code))))
-    expect(exited).toBe(0)
+    expect(await listener.exited()).toBe(0)
     expect(listener.stderr()).toContain('Stopped. 1 event shown, 0 requests refused.')
   })
 })
@@ -397,7 +397,7 @@ describe('gw listen --register', () => {
       expect(created!.headers.authorization).toBe('Basic ' + Buffer.from('TEST:TEST').toString('base64'))
       expect(JSON.parse(created!.body)).toEqual({
         // Its process in its name: a later gw listen tells a registration left by a killed one.
-        name: `gw listen ${listener.url} (pid ${listener.process.pid})`,
+        name: `gw listen ${listener.url} (pid ${listener.pid})`,
         address: listener.url,
         events: '*',
         mode: 'Test',

@@ -327,10 +327,9 @@ describe('--jq on gw listen', () => {
     try {
       expect(await listener.post({event: 'card:expiring', payload: []})).toBe(200)
       await listener.waitForStdout(/^card:expiring$/m)
-      const exited = new Promise<number | null>((resolve) => listener.process.once('exit', (code) => resolve(code)))
       // Not acknowledged, as an event nobody read is not: the gateway delivers it again.
       expect(await listener.post({event: 'card:expired', payload: []})).toBe(503)
-      expect(await exited).toBe(2)
+      expect(await listener.exited()).toBe(2)
       expect(listener.stderr()).toContain('Error: --jq: no expired cards here (record 2 of the output; nothing after it was printed)\n')
       expect(listener.stdout()).toBe('card:expiring\n')
     } finally {

@@ -114,11 +114,14 @@ describe('gw in a warm thread', () => {
     expect((await run(LOOKER)).code).toBe(0)
   })
 
-  it('hands on what a run writes as it writes it, and gives its SIGTERM to its listener; its pid is one no process has, and the next run has the real one back', async () => {
+  it.each([
+    ['a local gateway', {gateway: true}],
+    ['gw listen', {ownPid: true}],
+  ])('hands on what a run writes as it writes it, and gives its SIGTERM to its listener; its pid is one no process has, and the next run has the real one back (%s)', async (_, service) => {
     let stdout = ''
     let heard: () => void = () => {}
     const started = new Promise<void>((resolve) => (heard = resolve))
-    const server = startGwInThread(script('server.cjs'), ['serve'], {env: {}, stdin: '', gateway: true}, (stream, chunk) => {
+    const server = startGwInThread(script('server.cjs'), ['serve'], {env: {}, stdin: '', ...service}, (stream, chunk) => {
       stdout += chunk.toString()
       if (stdout.includes('\n')) heard()
     })
@@ -126,6 +129,7 @@ describe('gw in a warm thread', () => {
     const pid = Number(/^pid (\d+)\n$/.exec(stdout)![1])
     expect(pid).toBeGreaterThan(2 ** 22)
     expect(pid % 2).toBe(1)
+    expect(server.pid).toBe(pid)
     expect(() => process.kill(pid, 0)).toThrow(expect.objectContaining({code: 'ESRCH'}))
     expect(server.hasEnded()).toBe(false)
     server.signal('SIGTERM')
