@@ -13,7 +13,7 @@ export interface Listener {
   process?: ChildProcess
   stdout(): string
   stderr(): string
-  /** Its exit code, once it has ended by itself (null for a process a signal ended). */
+  /** Its exit code once it ends (null for a process a signal ended). */
   exited(): Promise<number | null>
   /** Resolves once stdout holds `lines` lines. */
   waitForLines(lines: number, timeoutMs?: number): Promise<string[]>
