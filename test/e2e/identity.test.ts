@@ -432,7 +432,7 @@ describeOnce.concurrent('a file by its device and inode: bind mounts made while 
     const runs = ['a', 'b'].map((name) => spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', join(dir, name, 'j.ndjson'), '--concurrency', '4'], env))
     for (const run of runs) cleanups.push(() => run.child.kill('SIGKILL'))
     const done = await Promise.all(runs.map((run) => run.done))
-    expectOnePostEach(proxy, references)
+    expectOnePostEach(proxy, references, done.map((run) => `exit ${run.code}\n${run.stderr}`).join('\n---\n'))
     // Refused while the other ran, or started after it ended and found every row done.
     done.forEach((run, index) => {
       if (run.code === 2) expect(run.stderr).toContain(`Error: Another gw (pid ${runs[1 - index]!.child.pid}) is running the batch of journal`)
