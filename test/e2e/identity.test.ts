@@ -432,12 +432,21 @@ describeOnce.concurrent('a file by its device and inode: bind mounts made while 
     const runs = ['a', 'b'].map((name) => spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', join(dir, name, 'j.ndjson'), '--concurrency', '4'], env))
     for (const run of runs) cleanups.push(() => run.child.kill('SIGKILL'))
     const done = await Promise.all(runs.map((run) => run.done))
-    expectOnePostEach(proxy, references, done.map((run) => `exit ${run.code}\n${run.stderr}`).join('\n---\n'))
-    // Refused while the other ran, or started after it ended and found every row done.
+    const said = done.map((run) => `exit ${run.code}\n${run.stderr}`).join('\n---\n')
+    // Refused while the other ran, or started after it ended and found every row done. Under load a
+    // reused connection can be reset before a row's request reaches the proxy: gw leaves that row
+    // unknown (exit 8), never sent twice, and the rerun its summary asks for settles it.
     done.forEach((run, index) => {
       if (run.code === 2) expect(run.stderr).toContain(`Error: Another gw (pid ${runs[1 - index]!.child.pid}) is running the batch of journal`)
-      else expect(run.code, run.stderr).toBe(0)
+      else if (run.code === 8) expect(run.stderr, said).toMatch(/^40 purchases: \d+ approved, \d+ unknown in /m)
+      else expect(run.code, said).toBe(0)
     })
+    const inDoubt = done.findIndex((run) => run.code === 8)
+    if (inDoubt >= 0) {
+      const rerun = await sandbox.gw(['purchase', 'create', '--input', file, '--journal', join(dir, ['a', 'b'][inDoubt]!, 'j.ndjson')], {env})
+      expect(rerun.code, `${said}\n---\nrerun: ${rerun.stderr}`).toBe(0)
+    }
+    expectOnePostEach(proxy, references, said)
   })
 
   it.skipIf(!root)(`a bind mount made after a gateway started (of the file its start's snapshot put in place) is refused to a second gateway as in use (exit 2), and to one alone as a mount point${NEEDS_ROOT}`, async ({onTestFinished}) => {
