@@ -54,8 +54,10 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
       const counted = {method: req.method!, path: req.url!, reference: referenceOf(body), at: performance.now()}
       seen.push(counted)
       const passOn = () => {
+        // A connection of its own each time (agent: false). A kept-alive one that the gateway closes
+        // as the proxy reuses it would lose a request already counted, and a test would blame gw.
         const onward = httpRequest(
-          {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}},
+          {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}, agent: false},
           (answer) => {
             res.writeHead(answer.statusCode ?? 502, answer.headers)
             answer.pipe(res)
