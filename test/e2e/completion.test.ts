@@ -13,7 +13,7 @@ const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev
 const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'gw').stdout
 
 async function waitFor(test: (shown: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + 15_000
+  const deadline = Date.now() + RUN_BOUND_MS
   for (;;) {
     const shown = screen()
     if (test(shown)) return shown

@@ -36,7 +36,7 @@ describe('gw listen with a local gateway profile', () => {
       expect(await hooks()).toContainEqual(expect.objectContaining({id, address: listener.url, name: `gw listen ${listener.url} (pid ${listener.pid})`, events: '*', mode: 'Test'}))
 
       expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
-      await listener.waitForStdout(/"event":"card:expiring"/, 20_000)
+      await listener.waitForStdout(/"event":"card:expiring"/)
 
       const stopped = await listener.stop(signal)
       expect(stopped.code).toBe(exitCode)
@@ -50,7 +50,7 @@ describe('gw listen with a local gateway profile', () => {
     const listener = await listen(['--json'], {process: true})
     const id = registeredId(listener.stderr())
     expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
-    await listener.waitForStdout(/"event":"card:expiring"/, 20_000)
+    await listener.waitForStdout(/"event":"card:expiring"/)
     listener.process!.stdout!.destroy()
     expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
     expect(await listener.exited()).toBe(0)
@@ -97,7 +97,7 @@ describe('gw listen with a local gateway profile', () => {
     running.push(app)
     const listener = await listen(['--json', '--forward-to', `${app.url.replace('http://', '')}/hooks`])
     expect((await sandbox.gw(['sandbox', 'trigger', 'card:expiring'])).code).toBe(0)
-    await listener.waitForStderr(/card:expiring forwarded/, 20_000)
+    await listener.waitForStderr(/card:expiring forwarded/)
     expect(app.requests).toHaveLength(1)
     expect(app.requests[0]).toMatchObject({method: 'POST', url: '/hooks'})
     expect(JSON.parse(app.requests[0]!.body)).toMatchObject({event: 'card:expiring'})

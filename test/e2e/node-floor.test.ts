@@ -8,7 +8,7 @@ import {terminal} from './auth-helpers.js'
 import {countingProxy} from '../counting-proxy.js'
 import {rowsOf} from './batch-helpers.js'
 import {hostTarget, pinFor} from '../../scripts/registry-node.js'
-import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, GW, isolatedHome, ref, RUN_BOUND_MS, runGw, runProgram, startSandbox} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 
 // gw on a Node below its floor (bin/relaunch.js): a clone runs itself again with the Node it pins,
@@ -293,7 +293,7 @@ function readIfThere(file: string): string | undefined {
 }
 
 /** Resolves with what `check` gives once it gives something, polling /proc; rejects naming `what` after `ms`. */
-async function until<T>(what: string, check: () => T | undefined | false, ms = 20_000): Promise<T> {
+async function until<T>(what: string, check: () => T | undefined | false, ms = RUN_BOUND_MS): Promise<T> {
   const deadline = Date.now() + ms
   for (;;) {
     const found = check()

@@ -3,6 +3,7 @@ import {chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSy
 import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {countingProxy} from '../counting-proxy.js'
 import {withoutRequestIds} from '../log-text.js'
 import {baseEnv, CARDS, GW, isolatedHome, ref, runProgram, type Sandbox, sharedSandbox, until} from './helpers.js'
 import {ownValue} from '../own-value.js'
@@ -91,21 +92,30 @@ describe('gw sandbox logs', () => {
     }
   })
 
-  it('prints a request made after --follow started, within a second, and stops quietly on Ctrl-C (130)', async () => {
+  it('prints a request made after --follow started by its second poll once it is answered, and stops quietly on Ctrl-C (130)', async ({onTestFinished}) => {
     await curlPurchase(ref('before'))
-    const child = spawn(process.execPath, [GW, 'sandbox', 'logs', '--follow', '--limit', '1', '--merchant', 'ACME'], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})
+    // Its polls counted by a proxy, not timed: a loaded machine slows them, never their count.
+    const proxy = await countingProxy(sandbox.url)
+    onTestFinished(() => proxy.close())
+    const child = spawn(process.execPath, [GW, 'sandbox', 'logs', '--follow', '--limit', '1', '--merchant', 'ACME'], {env: baseEnv({...sandbox.env(), GW_BASE_URL: proxy.url}), stdio: ['ignore', 'pipe', 'pipe']})
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+    const polledAfter = (from: number) => proxy.gets(from).map((path) => new URL(path, proxy.url).searchParams.get('after'))
     try {
-      // The latest request first: once it is printed, the follower is polling.
-      await until('the latest request', () => (stdout.includes('"before-') ? true : undefined), 15_000)
+      // The latest request first; once a poll asks for what came after it, the follower is polling.
+      await until('the latest request', () => (stdout.includes('"before-') && polledAfter(0).some(Boolean) ? true : undefined))
       const reference = ref('after')
       await curlPurchase(reference, 10051)
-      const line = await until('the new request', () => stdout.split('\n').find((text) => text.includes(reference)), 2000)
+      const answered = proxy.seen.length
+      const cursor = polledAfter(0).at(-1)
+      const line = await until('the new request', () => stdout.split('\n').find((text) => text.includes(reference)))
       expect(JSON.parse(line)).toMatchObject({merchant: 'ACME', method: 'POST', path: '/v1.0/purchases', status: 200, reference, card_number: '424242XXXXXX4242'})
+      // Polls sent from the old cursor after the answer: none (one in flight found it), the one that found it, and one before it at most.
+      await until('a poll from the new cursor', () => (polledAfter(answered).some((after) => after !== cursor) ? true : undefined))
+      expect(polledAfter(answered).findIndex((after) => after !== cursor)).toBeLessThanOrEqual(2)
     } finally {
       child.kill('SIGINT')
     }
@@ -148,7 +158,7 @@ describe('gw sandbox logs', () => {
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
     const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
-    await until('head to print a line', () => (stdout.includes('\n') ? true : undefined), 15_000)
+    await until('head to print a line', () => (stdout.includes('\n') ? true : undefined))
     // The next request is the next write, which finds the reader gone.
     await curlPurchase(ref('after-head'))
     await exited

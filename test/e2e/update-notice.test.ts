@@ -2,7 +2,7 @@ import {readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {isolatedHome, runGw} from './helpers.js'
+import {isolatedHome, RUN_BOUND_MS, runGw} from './helpers.js'
 import {registryStub} from '../registry-stub.js'
 
 // gw's update notice, as gh gives it: at a terminal, at most once a day, on stderr, never in a
@@ -49,10 +49,10 @@ describe('the update notice, against a registry whose gw is newer', () => {
     const screen = await atTerminal()
     expect(screen).not.toContain('A new release')
     // gw ended while the registry still held its answer: the check is a process of its own.
-    await expect.poll(() => registry.requests, {timeout: 15_000}).toEqual(['GET /gw'])
+    await expect.poll(() => registry.requests, {timeout: RUN_BOUND_MS}).toEqual(['GET /gw'])
     expect(readState()).toEqual({checkedAt: expect.any(String)})
     answer()
-    await expect.poll(() => readState().latest, {timeout: 15_000}).toBe('9.9.9')
+    await expect.poll(() => readState().latest, {timeout: RUN_BOUND_MS}).toBe('9.9.9')
     if (process.platform !== 'win32') expect(statSync(state).mode & 0o777).toBe(0o600)
   })
 
@@ -80,6 +80,6 @@ describe('the update notice, against a registry whose gw is newer', () => {
 
   it('a day later, says it again, and checks again', async () => {
     expect(await atTerminal()).toContain(NOTICE)
-    await expect.poll(() => registry.requests, {timeout: 15_000}).toEqual(['GET /gw', 'GET /gw'])
+    await expect.poll(() => registry.requests, {timeout: RUN_BOUND_MS}).toEqual(['GET /gw', 'GET /gw'])
   })
 })
