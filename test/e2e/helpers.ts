@@ -362,14 +362,17 @@ export async function armTrap(sandbox: Sandbox, methods: string[]): Promise<() =
 /** The error object gw writes as the last line of stderr with --json (design.md §3). */
 export const errorJson = (result: GwResult): unknown => JSON.parse(result.stderr.trim().split('\n').at(-1)!)
 
-/** Resolves with what `check` finds once it finds something; polls, so it waits for an event however loaded the machine, up to a bound. */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = RUN_BOUND_MS): Promise<T> {
+/**
+ * Resolves with what `check` finds once it finds something; polls, so it waits for an event however
+ * loaded the machine, up to a bound. `everyMs` shorter where the state looked for may be brief.
+ */
+export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = RUN_BOUND_MS, everyMs = 50): Promise<T> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const value = await check()
     if (value !== undefined) return value
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
+    await new Promise((resolve) => setTimeout(resolve, everyMs))
   }
 }
 

@@ -8,7 +8,7 @@ import {terminal} from './auth-helpers.js'
 import {countingProxy} from '../counting-proxy.js'
 import {rowsOf} from './batch-helpers.js'
 import {hostTarget, pinFor} from '../../scripts/registry-node.js'
-import {baseEnv, cardArgs, GW, isolatedHome, ref, RUN_BOUND_MS, runGw, runProgram, startSandbox} from './helpers.js'
+import {baseEnv, cardArgs, GW, isolatedHome, ref, RUN_BOUND_MS, runGw, runProgram, startSandbox, until} from './helpers.js'
 import {runsInCiOr} from './slow-gates.js'
 
 // gw on a Node below its floor (bin/relaunch.js): a clone runs itself again with the Node it pins,
@@ -292,17 +292,6 @@ function readIfThere(file: string): string | undefined {
   }
 }
 
-/** Resolves with what `check` gives once it gives something, polling /proc; rejects naming `what` after `ms`. */
-async function until<T>(what: string, check: () => T | undefined | false, ms = RUN_BOUND_MS): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const found = check()
-    if (found !== undefined && found !== false) return found
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${ms} ms`)
-    await new Promise((resolve) => setTimeout(resolve, 10))
-  }
-}
-
 /** A program started with its output collected; `closed` resolves once every process holding its stdout and stderr has ended. */
 function started(file: string, args: string[], env: NodeJS.ProcessEnv): {child: ChildProcess; out: () => string; err: () => string; closed: Promise<void>} {
   const child = spawn(file, args, {env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe']})
@@ -352,7 +341,7 @@ describe.skipIf(skipped !== undefined || !onLinux)(
       launcher.child.kill('SIGKILL')
       const killedAt = performance.now()
 
-      await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched))
+      await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched) || undefined, RUN_BOUND_MS, 10)
       // It held the same stdout and stderr: all it wrote is read once they close.
       await launcher.closed
       expect(proxy.seen.filter((request) => request.method === 'POST').map((request) => request.at).filter((at) => at > killedAt + 1000).map((at) => Math.round(at - killedAt))).toEqual([])
@@ -376,12 +365,12 @@ describe.skipIf(skipped !== undefined || !onLinux)(
 
     it('kill -9 of the launcher of a local gateway in the foreground stops the gateway', async () => {
       const launcher = started(oldNode, [GW, 'sandbox', 'start', '--port', '0'], isolatedHome())
-      const url = await until('the local gateway listening', () => /^(http:\/\/\S+)\n/.exec(launcher.out())?.[1])
+      const url = await until('the local gateway listening', () => /^(http:\/\/\S+)\n/.exec(launcher.out())?.[1], RUN_BOUND_MS, 10)
       const relaunched = childOf(launcher.child.pid!)!
       killLater(relaunched)
       expect((await fetch(`${url}/_sandbox/instance`)).status).toBe(200)
       launcher.child.kill('SIGKILL')
-      await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched))
+      await until(`the relaunched gw (pid ${relaunched}) ending`, () => ended(relaunched) || undefined, RUN_BOUND_MS, 10)
       await launcher.closed
       expect(launcher.err()).toContain(`has ended: stopping as on SIGTERM.\nLocal gateway stopped.\n`)
       await expect(fetch(`${url}/_sandbox/instance`)).rejects.toThrow()
@@ -391,13 +380,13 @@ describe.skipIf(skipped !== undefined || !onLinux)(
       const home = isolatedHome()
       cleanups.push(() => runGw(['sandbox', 'stop'], {env: home}))
       const launcher = started(oldNode, [GW, 'sandbox', 'start', '--detach', '--port', '0'], home)
-      const relaunched = await until('the relaunched gw', () => childOf(launcher.child.pid!))
+      const relaunched = await until('the relaunched gw', () => childOf(launcher.child.pid!), RUN_BOUND_MS, 10)
       // Its end of the launcher's socket pair, read while it waits for the gateway to listen (once it
       // runs the pinned Node: between fork and exec, the child's fd 3 is still the launcher's own).
       const watched = await until('the relaunched gw holding its end of the socket pair as fd 3', () => {
         const fd = readlinkSync(`/proc/${relaunched}/fd/3`, {encoding: 'utf8'})
         return /^socket:\[\d+\]$/.test(fd) ? fd : undefined
-      })
+      }, RUN_BOUND_MS, 10)
       await launcher.closed
       expect(launcher.child.exitCode, launcher.err()).toBe(0)
       const daemon = Number(/\(pid (\d+),/.exec(launcher.err())![1])
