@@ -4,7 +4,8 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach} from 'vitest'
 import {runToEndSync} from '../spawner.js'
-import {GW, RUN_BOUND_MS, type Sandbox, sharedSandbox} from './helpers.js'
+import {GW, type Sandbox, sharedSandbox} from './helpers.js'
+import {RUN_BOUND_MS, until} from '../until.js'
 
 /**
  * Whether a Secret Service can be used here (an unlocked keyring on the session bus), and the
@@ -74,15 +75,11 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
   return {
     screen,
     tty: () => tmux('display-message', '-p', '-t', 'gw', '#{pane_tty}').stdout.trim(),
-    async waitFor(text, timeoutMs = RUN_BOUND_MS) {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
+    waitFor: (text, timeoutMs = RUN_BOUND_MS) =>
+      until(() => `the terminal to show ${text}; it shows:\n${screen()}`, () => {
         const shown = screen()
-        if (typeof text === 'string' ? shown.includes(text) : text.test(shown)) return shown
-        if (Date.now() > deadline) throw new Error(`the terminal never showed ${text}; it shows:\n${shown}`)
-        await new Promise((resolve) => setTimeout(resolve, 100))
-      }
-    },
+        return (typeof text === 'string' ? shown.includes(text) : text.test(shown)) && shown
+      }, timeoutMs, 100),
     type(line) {
       tmux('send-keys', '-t', 'gw', '-l', line)
       tmux('send-keys', '-t', 'gw', 'Enter')

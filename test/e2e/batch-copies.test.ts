@@ -5,7 +5,8 @@ import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {journalText} from '../journal-text.js'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {folder, purchasedAt, startedInTest} from './identity-helpers.js'
-import {apiRequestsSince, describeInBothDialects, isolatedHome, ref, requestLogCursor, type Sandbox, until} from './helpers.js'
+import {apiRequestsSince, describeInBothDialects, isolatedHome, ref, requestLogCursor, type Sandbox} from './helpers.js'
+import {until} from '../until.js'
 
 // The gateway has the last word (design.md §5): whether a row of a batch was made does not
 // depend on which copy of gw's files runs it. A journal copied mid-batch and resumed after the original

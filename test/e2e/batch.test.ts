@@ -3,7 +3,8 @@ import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, cardArgs, CARDS, describeInBothDialects, describeOnce, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox} from './helpers.js'
+import {until} from '../until.js'
 import {journalText} from '../journal-text.js'
 
 let sandbox: Sandbox

@@ -3,7 +3,8 @@ import {randomUUID} from 'node:crypto'
 import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
-import {GW, isolatedHome, RUN_BOUND_MS, runGw, runProgram} from './helpers.js'
+import {GW, isolatedHome, runGw, runProgram} from './helpers.js'
+import {RUN_BOUND_MS, until} from '../until.js'
 
 // A real interactive bash in a tmux pane: the completion is sourced as the README says, and Tab is pressed.
 const home = isolatedHome()
@@ -12,15 +13,11 @@ const socket = `gw-completion-${randomUUID().slice(0, 8)}`
 const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], {encoding: 'utf8', timeout: RUN_BOUND_MS})
 const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'gw').stdout
 
-async function waitFor(test: (shown: string) => boolean, what: string): Promise<string> {
-  const deadline = Date.now() + RUN_BOUND_MS
-  for (;;) {
+const waitFor = (test: (shown: string) => boolean, what: string): Promise<string> =>
+  until(() => `the terminal to show ${what}; it shows:\n${screen()}`, () => {
     const shown = screen()
-    if (test(shown)) return shown
-    if (Date.now() > deadline) throw new Error(`the terminal never showed ${what}; it shows:\n${shown}`)
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-}
+    return test(shown) && shown
+  }, RUN_BOUND_MS, 100)
 
 beforeAll(() => {
   mkdirSync(bin, {recursive: true})

@@ -1,7 +1,8 @@
 import {readFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import {isolatedHome, type Sandbox, sharedSandbox, until} from './helpers.js'
+import {isolatedHome, type Sandbox, sharedSandbox} from './helpers.js'
+import {until} from '../until.js'
 import {chargeSuccessful, type Listener, type Recorder, type RecordedRequest, startListen, startRecorder} from './listen-helpers.js'
 
 // Deliveries prove where they came from: the gateway sends the HTTP Basic credentials a web hook

@@ -5,6 +5,7 @@ import {tmpdir} from 'node:os'
 import {join, relative} from 'node:path'
 import {afterAll, afterEach, beforeAll, describe, expect} from 'vitest'
 import {runToEnd} from '../spawner.js'
+import {RUN_BOUND_MS} from '../until.js'
 import {runGwInThread, startGwInThread} from './gw-thread.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
@@ -25,13 +26,6 @@ export interface GwResult {
   /** stdout read as NDJSON, one record a line, as gw prints records to a pipe (empty when stdout is not NDJSON). */
   records: unknown[]
 }
-
-/**
- * How long a run of gw or a program may take before the test fails saying what it printed: an
- * outer bound for an exit the test waits for, generous enough for a loaded machine, under
- * vitest.config.ts's 120 s a test.
- */
-export const RUN_BOUND_MS = 90_000
 
 export interface RunOptions {
   env?: NodeJS.ProcessEnv
@@ -361,20 +355,6 @@ export async function armTrap(sandbox: Sandbox, methods: string[]): Promise<() =
 
 /** The error object gw writes as the last line of stderr with --json (design.md §3). */
 export const errorJson = (result: GwResult): unknown => JSON.parse(result.stderr.trim().split('\n').at(-1)!)
-
-/**
- * Resolves with what `check` finds once it finds something; polls, so it waits for an event however
- * loaded the machine, up to a bound. `everyMs` shorter where the state looked for may be brief.
- */
-export async function until<T>(what: string, check: () => Promise<T | undefined> | T | undefined, timeoutMs = RUN_BOUND_MS, everyMs = 50): Promise<T> {
-  const deadline = Date.now() + timeoutMs
-  for (;;) {
-    const value = await check()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, everyMs))
-  }
-}
 
 /** A reference no other test uses. */
 export function ref(prefix = 'e2e'): string {

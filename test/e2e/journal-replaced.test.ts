@@ -6,7 +6,8 @@ import {pathToFileURL} from 'node:url'
 import {expect, it, type TestContext} from 'vitest'
 import type {CountingProxy} from '../counting-proxy.js'
 import {rowsOf, spawnGw, writeTemp} from './batch-helpers.js'
-import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox, until} from './helpers.js'
+import {cardArgs, describeInBothDialects, ref, runGw, type Sandbox} from './helpers.js'
+import {until} from '../until.js'
 import {startedInTest} from './identity-helpers.js'
 
 // A batch's journal replaced under the running batch (journal-place.ts): a folder-sync tool
@@ -45,7 +46,7 @@ async function replacedMidRun({sandbox, proxy, file, journal}: Batch, replace: (
   const run = spawnGw(sandbox, ['refund', 'create', '--input', file, '--journal', journal, '--concurrency', '2'], {GW_BASE_URL: proxy.url})
   let stdout = ''
   run.child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
-  await until('a row answered', () => stdout.includes('\n') || undefined, 30_000)
+  await until('a row answered', () => stdout.includes('\n'))
   replace()
   return run.done
 }

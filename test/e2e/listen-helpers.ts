@@ -2,7 +2,8 @@ import {type ChildProcess, spawn} from 'node:child_process'
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {startGwInThread} from './gw-thread.js'
-import {baseEnv, GW, RUN_BOUND_MS, spawnsGw} from './helpers.js'
+import {baseEnv, GW, spawnsGw} from './helpers.js'
+import {RUN_BOUND_MS} from '../until.js'
 
 /** A running `gw listen`: its URL, what it printed so far, and ways to post to it and stop it. */
 export interface Listener {

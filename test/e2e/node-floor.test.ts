@@ -8,7 +8,8 @@ import {terminal} from './auth-helpers.js'
 import {countingProxy} from '../counting-proxy.js'
 import {rowsOf} from './batch-helpers.js'
 import {hostTarget, pinFor} from '../../scripts/registry-node.js'
-import {baseEnv, cardArgs, GW, isolatedHome, ref, RUN_BOUND_MS, runGw, runProgram, startSandbox, until} from './helpers.js'
+import {baseEnv, cardArgs, GW, isolatedHome, ref, runGw, runProgram, startSandbox} from './helpers.js'
+import {RUN_BOUND_MS, until} from '../until.js'
 import {runsInCiOr} from './slow-gates.js'
 
 // gw on a Node below its floor (bin/relaunch.js): a clone runs itself again with the Node it pins,

@@ -1,6 +1,6 @@
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
-import {RUN_BOUND_MS} from './helpers.js'
+import {RUN_BOUND_MS, until} from '../until.js'
 
 export interface Delivery {
   event: string
@@ -35,14 +35,8 @@ export async function startReceiver(port = 0): Promise<Receiver> {
     url: `http://127.0.0.1:${bound}/hooks`,
     port: bound,
     deliveries,
-    async waitFor(count, timeoutMs = RUN_BOUND_MS) {
-      const deadline = Date.now() + timeoutMs
-      while (deliveries.length < count) {
-        if (Date.now() > deadline) throw new Error(`expected ${count} deliveries, got ${deliveries.length}: ${deliveries.map((d) => d.event).join(', ')}`)
-        await new Promise((resolve) => setTimeout(resolve, 25))
-      }
-      return deliveries
-    },
+    waitFor: (count, timeoutMs = RUN_BOUND_MS) =>
+      until(() => `${count} deliveries, got ${deliveries.length}: ${deliveries.map((d) => d.event).join(', ')}`, () => deliveries.length >= count && deliveries, timeoutMs, 25),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
 }

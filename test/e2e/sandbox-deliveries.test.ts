@@ -1,7 +1,8 @@
 import {spawn} from 'node:child_process'
 import {describe, expect, it} from 'vitest'
 import {startRecorder} from './listen-helpers.js'
-import {baseEnv, GW, type Sandbox, sharedSandbox, until} from './helpers.js'
+import {baseEnv, GW, type Sandbox, sharedSandbox} from './helpers.js'
+import {until} from '../until.js'
 
 let sandbox: Sandbox
 // Eight attempts 5 ms apart at first: a receiver that keeps refusing is given up in about a second.

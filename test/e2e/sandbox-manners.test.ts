@@ -4,7 +4,8 @@ import {join} from 'node:path'
 import {DatabaseSync} from 'node:sqlite'
 import {afterAll, beforeAll, expect, it} from 'vitest'
 import {derivedFrom, refundReference} from '../../src/lists/refund-match.js'
-import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, type ProcessSandbox, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox, startSandboxProcess, until} from './helpers.js'
+import {ANSWERS, apiRequestsSince, CARDS, describeInBothDialects, describeOnce, DIALECT, type ProcessSandbox, purchasedAtGateway, ref, requestLogCursor, type Sandbox, sharedSandbox, startSandbox, startSandboxProcess} from './helpers.js'
+import {until} from '../until.js'
 
 // The live gateway's manners on the local gateway: a rate limit (gw sandbox start
 // --rate-limit), answers that come back late (--latency), a fault that refuses as a rate limit

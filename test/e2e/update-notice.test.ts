@@ -2,7 +2,8 @@ import {readFileSync, statSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {terminal} from './auth-helpers.js'
-import {isolatedHome, RUN_BOUND_MS, runGw} from './helpers.js'
+import {isolatedHome, runGw} from './helpers.js'
+import {RUN_BOUND_MS} from '../until.js'
 import {registryStub} from '../registry-stub.js'
 
 // gw's update notice, as gh gives it: at a terminal, at most once a day, on stderr, never in a

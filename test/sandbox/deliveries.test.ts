@@ -2,6 +2,7 @@ import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
+import {until} from '../until.js'
 import {call, sandbox} from './helpers.js'
 import {stateIn, stateOnDisk} from './state-file.js'
 import {eventsOf as events, receiver} from './receiver.js'
@@ -11,14 +12,6 @@ const DAILY_EVENTS = (days: number) => Array.from({length: days}, () => ['charge
 
 async function deliveryLog(base: Awaited<ReturnType<typeof sandbox>>) {
   return (await call(base, 'GET', '/_sandbox/deliveries', {auth: null})).body.response
-}
-
-async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
 }
 
 describe('web hook delivery', () => {
@@ -31,7 +24,7 @@ describe('web hook delivery', () => {
     await subscribed(gateway)
 
     await advance(gateway, {days: 3})
-    await until(async () => (await deliveryLog(gateway))[0]?.attempts >= 2)
+    await until('a second attempt', async () => (await deliveryLog(gateway))[0]?.attempts >= 2)
     const log = await deliveryLog(gateway)
     expect(log).toHaveLength(6)
     expect(log[0]).toMatchObject({hook: down.url, event: 'charge:pending', status: 'pending', last_error: 'ECONNREFUSED'})
@@ -39,7 +32,7 @@ describe('web hook delivery', () => {
 
     const back = await receiver(Number(port))
     expect(events(await back.received(6))).toStrictEqual(DAILY_EVENTS(3))
-    await until(async () => (await deliveryLog(gateway)).every((entry: {status: string}) => entry.status === 'delivered'))
+    await until('every delivery delivered', async () => (await deliveryLog(gateway)).every((entry: {status: string}) => entry.status === 'delivered'))
   })
 
   it('retries a receiver that answers with an error status, and records the attempts', async () => {
@@ -49,10 +42,10 @@ describe('web hook delivery', () => {
     await registerHook(gateway, hooks.url)
     await subscribed(gateway)
     await advance(gateway, {days: 1})
-    await until(async () => (await deliveryLog(gateway))[0]?.attempts >= 2)
+    await until('a second attempt', async () => (await deliveryLog(gateway))[0]?.attempts >= 2)
     hooks.status = 200
     expect(events(await hooks.received(2))).toStrictEqual(DAILY_EVENTS(1))
-    await until(async () => (await deliveryLog(gateway)).every((entry: {status: string}) => entry.status === 'delivered'))
+    await until('every delivery delivered', async () => (await deliveryLog(gateway)).every((entry: {status: string}) => entry.status === 'delivered'))
     const [first] = await deliveryLog(gateway)
     expect(first.attempts).toBeGreaterThanOrEqual(3)
     expect(first.last_error).toBeNull()
@@ -75,7 +68,7 @@ describe('web hook delivery', () => {
     await registerHook(gateway, hooks.url)
     await subscribed(gateway)
     await advance(gateway, {days: 1})
-    await until(async () => (await deliveryLog(gateway))[0]?.status === 'failed')
+    await until('the delivery to fail', async () => (await deliveryLog(gateway))[0]?.status === 'failed')
     hooks.status = 200
     expect(events(await hooks.received(1))).toStrictEqual(['charge:successful'])
     const [failed] = await deliveryLog(gateway)
@@ -89,7 +82,7 @@ describe('web hook delivery', () => {
     await registerHook(gateway, hooks.url)
     await subscribed(gateway)
     await advance(gateway, {days: 1})
-    await until(async () => (await deliveryLog(gateway))[0]?.status === 'failed')
+    await until('the delivery to fail', async () => (await deliveryLog(gateway))[0]?.status === 'failed')
     expect((await deliveryLog(gateway))[0].last_error).toBe('no answer within 100 ms')
   })
 
@@ -183,7 +176,7 @@ describe('state file', () => {
     expect((await call(second, 'GET', '/_sandbox/clock', {auth: null})).body.response).toMatchObject({today: '2026-12-02', processing_window_ms: 2000})
     expect(events(await back.received(20))).toStrictEqual(DAILY_EVENTS(10))
     // Deliveries save the queue on their own, without waiting for a request.
-    await until(async () => (stateOnDisk(stateFile).snapshot().deliveries ?? []).length === 0)
+    await until('no delivery in the state file', async () => (stateOnDisk(stateFile).snapshot().deliveries ?? []).length === 0)
 
     expect((await advance(second, {days: 25})).body.response).toStrictEqual({from: '2026-12-02', today: '2026-12-27', days: 25, events: 50, charges_approved: 25, charges_declined: 0, deliveries_queued: 50})
     const deliveries = await back.received(70)

@@ -1,6 +1,7 @@
 import {createServer, type IncomingHttpHeaders} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {afterThisTest} from '../after-each-test.js'
+import {RUN_BOUND_MS, until} from '../until.js'
 
 export interface Delivery {
   event: string
@@ -19,7 +20,7 @@ export interface Receiver {
   /** Waits this long before answering. */
   delayMs: number
   /** Resolves once `count` deliveries were received (accepted ones only). */
-  received(count: number, timeoutMs?: number): Promise<Delivery[]>
+  received(count: number): Promise<Delivery[]>
   close(): Promise<void>
 }
 
@@ -50,14 +51,7 @@ export async function receiver(port = 0): Promise<Receiver> {
     deliveries,
     status: 200,
     delayMs: 0,
-    async received(count, timeoutMs = 60_000) {
-      const deadline = Date.now() + timeoutMs
-      while (deliveries.length < count) {
-        if (Date.now() > deadline) throw new Error(`received ${deliveries.length} deliveries, expected ${count}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
-      return deliveries
-    },
+    received: (count) => until(() => `${count} deliveries, received ${deliveries.length}`, () => deliveries.length >= count && deliveries, RUN_BOUND_MS, 10),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections()

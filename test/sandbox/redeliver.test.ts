@@ -1,4 +1,5 @@
 import {describe, expect, it} from 'vitest'
+import {RUN_BOUND_MS, until} from '../until.js'
 import {call, sandbox} from './helpers.js'
 import {eventsOf, receiver} from './receiver.js'
 
@@ -8,21 +9,13 @@ const deliveries = async (gateway: Gateway, query = '') => (await call(gateway, 
 const trigger = (gateway: Gateway, event: string, webhook?: string) => call(gateway, 'POST', '/_sandbox/trigger', {body: {event, ...(webhook ? {webhook} : {})}, auth: null})
 const redeliver = (gateway: Gateway, id: string) => call(gateway, 'POST', `/_sandbox/deliveries/${id}/redeliver`, {auth: null})
 
-async function until(check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
-
 describe('web hook deliveries: listed with their last answer, and sent again', () => {
   it('lists a delivery its receiver refused as failed, and redelivers it as a new one that arrives', async () => {
     const gateway = await sandbox({webhookBackoffMs: 10, webhookAttempts: 2})
     const hooks = await receiver()
     hooks.status = 500
     await trigger(gateway, 'card:expiring', hooks.url)
-    await until(async () => (await deliveries(gateway))[0]?.status === 'failed')
+    await until('the delivery to fail', async () => (await deliveries(gateway))[0]?.status === 'failed')
 
     const [failed] = await deliveries(gateway, '?status=failed')
     expect(failed).toStrictEqual({
@@ -48,7 +41,7 @@ describe('web hook deliveries: listed with their last answer, and sent again', (
     expect(again.body.response.id).not.toBe(failed.id)
     const [received] = await hooks.received(1)
     expect(received).toMatchObject({event: 'card:expiring', payload: failed.payload})
-    await until(async () => (await deliveries(gateway, '?status=delivered')).length === 1)
+    await until('one delivery delivered', async () => (await deliveries(gateway, '?status=delivered')).length === 1)
     const [delivered] = await deliveries(gateway, '?status=delivered')
     expect(delivered).toMatchObject({id: again.body.response.id, attempts: 1, last_error: null, last_answer: 'HTTP 200', redelivery_of: failed.id})
     // The failed one stays as it was.
@@ -56,19 +49,20 @@ describe('web hook deliveries: listed with their last answer, and sent again', (
   })
 
   it('tries a queued delivery at once instead of after its wait', async () => {
-    const gateway = await sandbox({webhookBackoffMs: 60_000})
+    // A wait longer than the test waits for the delivery: it arrives only if tried at once.
+    const gateway = await sandbox({webhookBackoffMs: 10 * RUN_BOUND_MS})
     const hooks = await receiver()
     hooks.status = 503
     await trigger(gateway, 'card:expired', hooks.url)
-    await until(async () => (await deliveries(gateway))[0]?.attempts === 1)
+    await until('a first attempt', async () => (await deliveries(gateway))[0]?.attempts === 1)
     const [waiting] = await deliveries(gateway)
     expect(waiting).toMatchObject({status: 'pending', last_answer: 'HTTP 503', last_error: 'HTTP 503'})
 
     hooks.status = 200
     const again = await redeliver(gateway, waiting.id)
     expect(again.body.response).toMatchObject({id: waiting.id, status: 'pending'})
-    expect(eventsOf(await hooks.received(1, 2000))).toStrictEqual(['card:expired'])
-    await until(async () => (await deliveries(gateway))[0]?.status === 'delivered')
+    expect(eventsOf(await hooks.received(1))).toStrictEqual(['card:expired'])
+    await until('the delivery delivered', async () => (await deliveries(gateway))[0]?.status === 'delivered')
   })
 
   it('refuses an unknown delivery (404) and one whose web hook was deleted (400)', async () => {
@@ -81,7 +75,7 @@ describe('web hook deliveries: listed with their last answer, and sent again', (
     hooks.status = 500
     const hook = (await call(gateway, 'POST', '/v1.0/web_hooks', {body: {name: 'app', address: hooks.url, events: '*', mode: 'Test'}})).body.response
     await trigger(gateway, 'card:expiring')
-    await until(async () => (await deliveries(gateway))[0]?.status === 'failed')
+    await until('the delivery to fail', async () => (await deliveries(gateway))[0]?.status === 'failed')
     const [failed] = await deliveries(gateway)
     await call(gateway, 'DELETE', `/v1.0/web_hooks/${hook.id}`)
     const refused = await redeliver(gateway, failed.id)

@@ -5,7 +5,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {idleThreadIds, retireIdleThreads, runGwInThread, startGwInThread} from '../../e2e/gw-thread.js'
-import {until} from '../../e2e/helpers.js'
+import {until} from '../../until.js'
 
 /**
  * The warm thread the e2e tests run gw in (test/e2e/gw-thread.ts): one run after another in the

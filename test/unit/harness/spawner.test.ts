@@ -1,15 +1,7 @@
 import {readFileSync} from 'node:fs'
 import {describe, expect, it} from 'vitest'
 import {type ProgramRun, runToEnd, runToEndSync, spawnerPid} from '../../spawner.js'
-
-/** Polls for what `check` finds, as test/e2e/helpers.ts until does. */
-async function until<T>(check: () => T | undefined): Promise<T> {
-  for (;;) {
-    const value = check()
-    if (value !== undefined) return value
-    await new Promise((resolve) => setTimeout(resolve, 20))
-  }
-}
+import {until} from '../../until.js'
 
 const run = (file: string, args: string[], more: Partial<ProgramRun> = {}): ProgramRun => ({file, args, env: {PATH: process.env.PATH}, timeoutMs: 30_000, killSignal: 'SIGKILL', ...more})
 
@@ -49,10 +41,10 @@ describe.skipIf(process.platform !== 'linux')('the spawner (test/spawner.ts)', (
     const killed = spawnerPid()!
     const waiting = runToEnd(run('sleep', ['5']))
     // The sleep is started once the spawner has a child.
-    await until(() => (readFileSync(`/proc/${killed}/task/${killed}/children`, 'utf8').trim() ? true : undefined))
+    await until('the spawner to start the sleep', () => readFileSync(`/proc/${killed}/task/${killed}/children`, 'utf8').trim() !== '', undefined, 20)
     process.kill(killed, 'SIGKILL')
     await expect(waiting).rejects.toThrow(/^sleep: the spawner \(test\/spawner-process.cjs\) ended with SIGKILL$/)
     expect(runToEndSync(run('echo', ['again'])).stdout.toString()).toBe('again\n')
-    expect(await until(() => (spawnerPid() === killed ? undefined : spawnerPid()))).toBeGreaterThan(0)
+    expect(await until('a new spawner', () => (spawnerPid() === killed ? undefined : spawnerPid()), undefined, 20)).toBeGreaterThan(0)
   })
 })

@@ -3,6 +3,7 @@ import {afterEach, describe, expect, it, onTestFinished, vi} from 'vitest'
 import {UsageError} from '../../../src/errors.js'
 import {type Io} from '../../../src/output/io.js'
 import {testIo} from '../../test-io.js'
+import {until} from '../../until.js'
 import {filteredIo, JqFailure, type JqFilter, jqFilter} from '../../../src/output/jq.js'
 import {RING_BYTES} from '../../../src/output/jq-channel.js'
 
@@ -170,21 +171,16 @@ function slowReader(): Io & {printed: () => string; read: () => void; leave: () 
   }
 }
 
-/** Resolves once `check` holds, looking again each time the event loop comes round (no time limits: a test waits for the event). */
-async function until(check: () => boolean): Promise<void> {
-  while (!check()) await new Promise((resolve) => setImmediate(resolve))
-}
-
 describe('an expression that never ends', () => {
   it('prints as jq prints, at the reader\'s pace: no more than a ring ahead of it; a reader gone stops jq', async () => {
     const reader = slowReader()
     const out = filteredIo(reader, await filter('range(1e9)'))
     out.out(line(a))
-    await until(() => reader.calls() === 1)
+    await until('jq to print to the reader', () => reader.calls() === 1, undefined, 1)
     // The reader takes nothing: jq waits, a ring's worth ahead at most.
     expect(reader.printed().startsWith('0\n')).toBe(true)
     expect(reader.printed().length).toBeLessThanOrEqual(RING_BYTES)
-    await until(() => (reader.read(), reader.calls() >= 3))
+    await until('jq to print twice more as the reader takes it', () => (reader.read(), reader.calls() >= 3), undefined, 1)
     const lines = reader.printed().split('\n')
     expect(lines.slice(0, -1).every((text, index) => text === String(index))).toBe(true)
     reader.leave()
