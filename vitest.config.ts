@@ -79,7 +79,7 @@ export default defineConfig({
     // window), so three files more than there are cores keep the cores busy. On two cores, 5 workers
     // left the cores idle 14 core-seconds of a run, where 4 left 23 to 28 (CONTRIBUTING.md, "What it costs").
     maxWorkers: availableParallelism() + 3,
-    // Outer bounds only: a test waits for the event it needs (helpers.ts until, a gw's exit), and a
+    // Outer bounds only: a test waits for the event it needs (test/until.ts, a gw's exit), and a
     // machine loaded ten times over by other work (seen: a load of 30 on two cores) must not trip them.
     testTimeout: 120_000,
     hookTimeout: 180_000,
