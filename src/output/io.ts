@@ -67,6 +67,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   const isStdinTTY = () => (stdinTTY ??= Boolean(process.stdin.isTTY))
   const footer = statusLine((text) => void process.stderr.write(text))
   const {failure, onFailure} = watchStdout()
+  const stdoutDrained = drainWaiter(process.stdout)
   const write = (text: string) => {
     if (!failure()) process.stdout.write(text)
   }
@@ -89,13 +90,13 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
     outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
     onOutClosed: onFailure,
     outFailure: failure,
-    outReady: () => (failure() || !process.stdout.writableNeedDrain ? Promise.resolve() : drained(process.stdout)),
+    outReady: () => (failure() || !process.stdout.writableNeedDrain ? Promise.resolve() : stdoutDrained()),
     // No pager here (pager.ts wraps this Io in one): a terminal shows the lines as they come, and nothing is left to end.
     page: () => Promise.resolve(),
     close: () => Promise.resolve(),
     // What is buffered drains first; then a turn of the event loop lets a failure already met be told.
     flushOut: async () => {
-      if (!failure() && process.stdout.writableLength > 0) await new Promise((resolve) => process.stdout.once('drain', resolve).once('error', resolve))
+      if (!failure() && process.stdout.writableLength > 0) await stdoutDrained()
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
@@ -147,15 +148,23 @@ export function forPeople(text: string): string {
   return sanitize(maskCardNumbersIn(text), {keepColors: true})
 }
 
-/** Once `stream` has drained, or failed or closed: whichever comes, every listener set here goes. */
-function drained(stream: NodeJS.WritableStream): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      stream.off('drain', done).off('error', done).off('close', done)
-      resolve()
-    }
-    stream.on('drain', done).on('error', done).on('close', done)
-  })
+/**
+ * A wait for `stream` to drain, fail or close, whichever comes first; then every listener it set
+ * goes. Whoever asks while one is pending shares it: a batch's rows all waiting on a slow reader,
+ * or a list page after page, add no listeners (Node warns past ten).
+ */
+export function drainWaiter(stream: NodeJS.WritableStream): () => Promise<void> {
+  let pending: Promise<void> | undefined
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        stream.off('drain', done).off('error', done).off('close', done)
+        pending = undefined
+        resolve()
+      }
+      stream.on('drain', done).on('error', done).on('close', done)
+    })
+  return () => (pending ??= drained())
 }
 
 /** GW_FORCE_TTY=120 is 120 columns, GW_FORCE_TTY=50% half the terminal's; any other value keeps the width. */

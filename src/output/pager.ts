@@ -1,5 +1,5 @@
 import type {ChildProcess} from 'node:child_process'
-import {type Io, withStdinTTY} from './io.js'
+import {drainWaiter, type Io, withStdinTTY} from './io.js'
 import {sanitize} from '../safety/sanitize.js'
 
 /** What Io.outFailure says once the reader quit the pager (q in less): the output stops, and that is no error. */
@@ -37,6 +37,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
   const command = stdout.isTTY ? pagerCommand(env) : undefined
   let linesShown = 0
   let pager: ChildProcess | undefined
+  let pagerDrained: () => Promise<void> = () => Promise.resolve()
   let starting: Promise<void> | undefined
   let exited: Promise<void> = Promise.resolve()
   let quit: NodeJS.ErrnoException | undefined
@@ -61,6 +62,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     }
     io.status(undefined)
     pager = child
+    pagerDrained = drainWaiter(child.stdin!)
     // The reader quitting closes the pipe: writes fail with EPIPE, which is this, not stdout's failure.
     // The pager gone (EPIPE): nothing more goes to it, and its exit, which follows, says whether the reader quit it or it failed.
     child.stdin!.on('error', () => (stdinGone = true))
@@ -118,10 +120,10 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     async outReady() {
       // Paging, the reader is the pager: a list waits for it as it would for stdout.
       if (!paging()) return io.outReady()
-      if (pager!.stdin!.writableNeedDrain) await new Promise((resolve) => pager!.stdin!.once('drain', resolve).once('close', resolve))
+      if (pager!.stdin!.writableNeedDrain) await pagerDrained()
     },
     async flushOut() {
-      if (paging() && pager!.stdin!.writableLength > 0) await new Promise((resolve) => pager!.stdin!.once('drain', resolve).once('close', resolve))
+      if (paging() && pager!.stdin!.writableLength > 0) await pagerDrained()
       await io.flushOut()
     },
     async close() {

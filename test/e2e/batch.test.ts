@@ -454,6 +454,34 @@ describeInBothDialects('a reference already taken', () => {
   })
 })
 
+describeOnce('a batch whose reader falls behind', () => {
+  it('waits for it, its rows ahead waiting to print, and says nothing of the wait on stderr', async () => {
+    const {id} = await purchasedAtGateway(sandbox, {card_token: token, amount: 1_000_000})
+    // About 300 KB of lines: more than the pipe and the buffers on either side of it hold.
+    const rows = 500
+    const prefix = ref('behind')
+    const file = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...Array.from({length: rows}, (_, i) => `${id},1,${prefix}-${i}`)].join('\n') + '\n')
+    proxy = await countingProxy(sandbox.url)
+    const run = spawnGw(sandbox, ['refund', 'create', '--input', file], {GW_BASE_URL: proxy.url})
+    // Nothing is read until gw has sent nothing for a second: it is waiting, each of the rows it
+    // reads ahead (16) waiting for its line to be taken. Node warns of more than ten listeners.
+    run.child.stdout!.pause()
+    let [sent, quietSince] = [0, Date.now()]
+    const waited = await until('gw to wait for its reader', () => {
+      if (proxy.postCount() !== sent) [sent, quietSince] = [proxy.postCount(), Date.now()]
+      return sent > 0 && Date.now() - quietSince > 1000 && sent
+    })
+    expect(waited).toBeLessThan(rows)
+    run.child.stdout!.resume()
+    const done = await run.done
+    expect(done.code, done.stderr).toBe(0)
+    expect(rowsOf(done.stdout).map((row) => row.status)).toEqual(Array.from({length: rows}, () => 'approved'))
+    expect(done.stderr).toContain(`${rows} refunds: ${rows} approved in `)
+    expect(done.stderr).not.toContain('Warning')
+    expect(proxy.postCount()).toBe(rows)
+  })
+})
+
 describeOnce('the journal', () => {
   it('lives in the data directory ($XDG_DATA_HOME/gw/journals) and holds no card data', () => {
     const dir = join(sandbox.home.XDG_DATA_HOME!, 'gw', 'journals')

@@ -1,5 +1,6 @@
+import {Writable} from 'node:stream'
 import {describe, expect, it} from 'vitest'
-import {progressShown, type StdoutKind} from '../../../src/output/io.js'
+import {drainWaiter, progressShown, type StdoutKind} from '../../../src/output/io.js'
 import {testIo} from '../../test-io.js'
 
 describe("testIo's stderr", () => {
@@ -116,5 +117,42 @@ describe('progressShown: a progress line only where no other program draws on th
 
   it('does not ask what stdout is where no person watches', () => {
     expect(progressShown(false, () => expect.unreachable('stdout asked'))).toBe(false)
+  })
+})
+
+describe('drainWaiter', () => {
+  /** A stream whose reader takes nothing until `take()`: its buffer stays full. */
+  function heldStream() {
+    const held: (() => void)[] = []
+    const stream = new Writable({highWaterMark: 4, write: (_chunk, _encoding, done) => void held.push(done)})
+    stream.write('full')
+    return {stream, take: () => held.splice(0).forEach((done) => done())}
+  }
+
+  it('one wait for every writer that asks while it is pending: the stream holds one listener of each kind, none once it drains', async () => {
+    const {stream, take} = heldStream()
+    const drained = drainWaiter(stream)
+    const waits = Array.from({length: 20}, () => drained())
+    expect(new Set(waits).size).toBe(1)
+    expect(['drain', 'error', 'close'].map((event) => stream.listenerCount(event))).toEqual([1, 1, 1])
+    take()
+    await Promise.all(waits)
+    expect(['drain', 'error', 'close'].map((event) => stream.listenerCount(event))).toEqual([0, 0, 0])
+    // The next wait is a new one.
+    stream.write('full')
+    const next = drained()
+    expect(next).not.toBe(waits[0])
+    take()
+    await next
+  })
+
+  it('ends when the stream fails or closes instead', async () => {
+    const {stream} = heldStream()
+    const drained = drainWaiter(stream)
+    const waiting = drained()
+    stream.on('error', () => {})
+    stream.destroy(new Error('EPIPE'))
+    await waiting
+    expect(['drain', 'error', 'close'].map((event) => stream.listenerCount(event))).toEqual([0, 1, 0])
   })
 })

@@ -1,4 +1,4 @@
-import {mkdtempSync, readFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -51,5 +51,37 @@ describe('pagedIo', () => {
     await paged.close!()
     expect(io.stdout()).toBe('all\n')
     expect(paged.outFailure?.()).toBeUndefined()
+  })
+})
+
+describe("pagedIo's waits for its reader", () => {
+  it('add no listener that stays: a long list, waiting page after page, leaves Node nothing to warn of', async () => {
+    const warnings: Error[] = []
+    const warned = (warning: Error) => warnings.push(warning)
+    process.on('warning', warned)
+    try {
+      // A reader slower than gw: it pauses after each chunk it takes, as a person reads a screen.
+      const folder = mkdtempSync(join(tmpdir(), 'gw-pager-unit-'))
+      const reader = join(folder, 'reader.cjs')
+      writeFileSync(reader, `let taken = 0
+process.stdin.on('data', (chunk) => { taken += chunk.length; process.stdin.pause(); setTimeout(() => process.stdin.resume(), 5) })
+process.stdin.on('end', () => require('node:fs').writeFileSync(${JSON.stringify(join(folder, 'taken'))}, String(taken)))
+`)
+      const paged = pagedIo(testIo({tty: true}), {GW_PAGER: `${process.execPath} ${reader}`}, {isTTY: true, rows: 5} as NodeJS.WriteStream)
+      await paged.page!(100)
+      // Each page more than the pipe takes at once: the list waits for the pager to take it before the next.
+      const page = 'x'.repeat(99) + '\n'
+      for (let pages = 0; pages < 20; pages++) {
+        await paged.outReady()
+        paged.out(page.repeat(1000))
+      }
+      await paged.flushOut!()
+      await paged.close!()
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(readFileSync(join(folder, 'taken'), 'utf8')).toBe(String(20 * 100_000))
+      expect(warnings.map((warning) => warning.message)).toEqual([])
+    } finally {
+      process.off('warning', warned)
+    }
   })
 })
