@@ -65,7 +65,8 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   // it is asked only by what reads stdin or may prompt, not by every command that makes an Io.
   let stdinTTY: boolean | undefined
   const isStdinTTY = () => (stdinTTY ??= Boolean(process.stdin.isTTY))
-  const footer = statusLine((text) => void process.stderr.write(text))
+  const writeErr = watchStderr()
+  const footer = statusLine(writeErr)
   const {failure, onFailure} = watchStdout()
   const stdoutDrained = drainWaiter(process.stdout)
   const write = (text: string) => {
@@ -73,7 +74,7 @@ export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false
   }
   const io: Omit<Io, 'isStdinTTY'> = {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
-    err: (text) => footer.around(() => process.stderr.write(forPeople(text))),
+    err: (text) => (text ? footer.around(() => writeErr(forPeople(text))) : undefined),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
     readStdin,
     stdinChunks: () => process.stdin,
@@ -196,6 +197,26 @@ function watchStdout(): {failure: () => NodeJS.ErrnoException | undefined; onFai
       else stdoutListeners.push(listener)
     },
   }
+}
+
+/** Whether stderr could not be written, once it could not: for every Io of the process. */
+let stderrFailed = false
+
+/**
+ * A writer of stderr that a failure ends quietly: a full disk (`2>> gw.log`), a reader gone. gw
+ * then has no one left to tell, and goes on: its exit code is still the outcome (an approved
+ * purchase exits 0). Unwatched, the failure ended gw with exit 1, which a script reads as "try
+ * again".
+ */
+export function watchStderr(): (text: string) => void {
+  if (!process.stderr.listeners('error').includes(keepStderrFailure)) process.stderr.on('error', keepStderrFailure)
+  return (text) => {
+    if (!stderrFailed) process.stderr.write(text)
+  }
+}
+
+function keepStderrFailure(): void {
+  stderrFailed = true
 }
 
 function keepFailure(err: NodeJS.ErrnoException): void {

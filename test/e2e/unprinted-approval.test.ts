@@ -1,6 +1,10 @@
 import {spawn} from 'node:child_process'
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {expect, it} from 'vitest'
-import {baseEnv, CARD_JSON, cardArgs, describeOnce, GW, ref, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
+import {baseEnv, CARD_JSON, cardArgs, CARDS, describeOnce, GW, ref, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
+import {DEV_FULL} from '../only-on.js'
 
 // An approved purchase or refund whose record cannot be printed (stdout full, or
 // its reader gone) is said to be approved on stderr, with its id and reference, so that no script
@@ -64,5 +68,43 @@ describeOnce('an approval whose record cannot be printed', () => {
     const run = await gwInto(purchaseArgs(ref('printed')), '> /dev/null')
     expect(run.code).toBe(0)
     expect(run.stderr).toBe('')
+  })
+})
+
+// stderr is for people: when it cannot be written (`2>> gw.log` on a full disk, a logger gone), gw
+// has no one to tell, goes on, and exits with the outcome, which is what a script reads.
+describeOnce('stderr that cannot be written', () => {
+  it.skipIf(DEV_FULL.skip)(`purchase create 2> /dev/full: the approval printed, exit 0${DEV_FULL.note}`, async () => {
+    const reference = ref('err-full')
+    const run = await gwInto(purchaseArgs(reference, ['--json']), '2> /dev/full')
+    expect(run.code).toBe(0)
+    expect(run.json).toMatchObject({reference, successful: true, message: 'Approved', id: await idOf('purchase', reference)})
+  })
+
+  it.skipIf(DEV_FULL.skip)(`a failure's exit code is still its own: not found 5, a decline 3, a usage error 2${DEV_FULL.note}`, async () => {
+    expect((await gwInto(['purchase', 'get', ref('missing')], '2> /dev/full')).code).toBe(5)
+    const declined = await gwInto(['purchase', 'create', '--amount', '1000', '--reference', ref('declined'), ...cardArgs(CARDS.declined), '--json'], '2> /dev/full')
+    expect(declined.code).toBe(3)
+    expect(declined.json).toMatchObject({successful: false})
+    expect((await gwInto(['purchase', 'create', '--amount', 'ten'], '2> /dev/full')).code).toBe(2)
+  })
+
+  it("a batch whose stderr's reader is gone: every row sent once and printed, exit 0", async () => {
+    const purchase = ref('order')
+    expect((await sandbox.gw(purchaseArgs(purchase))).code).toBe(0)
+    const prefix = ref('err-gone')
+    const rows = Array.from({length: 20}, (_, i) => `${purchase},10,${prefix}-${i}`)
+    const input = join(mkdtempSync(join(tmpdir(), 'gw-err-gone-')), 'refunds.csv')
+    writeFileSync(input, ['transaction_id,amount,reference', ...rows].join('\n') + '\n')
+    const child = spawn(process.execPath, [GW, 'refund', 'create', '--input', input], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})
+    let stdout = ''
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)))
+    // Gone before gw writes anything there: its first words (the journal's place) meet a closed pipe.
+    child.stderr.destroy()
+    expect(await exited).toBe(0)
+    const printed = stdout.trim().split('\n').map((line) => JSON.parse(line) as {reference: string; status: string})
+    expect(printed.map((row) => row.status)).toEqual(rows.map(() => 'approved'))
+    expect(printed.map((row) => row.reference).sort()).toEqual(rows.map((_, i) => `${prefix}-${i}`).sort())
   })
 })
