@@ -145,6 +145,9 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
       // --jq failed on an event (output/jq.ts): gw listen stopped there, and says why.
       const failure = this.io.outFailure()
       if (failure instanceof GwError) throw failure
+      // A reader gone stops it as a signal does. stdout that takes no more (a full disk) is a
+      // failure, told as every command tells it (exit 1), never the 0 a service manager takes for a stop.
+      if (failure && failure.code !== 'EPIPE') return this.reportBrokenStdout()
       return new ExitStatus(code)
     } finally {
       await client?.close()

@@ -1,4 +1,5 @@
 import {type ChildProcess, spawn} from 'node:child_process'
+import {closeSync, openSync} from 'node:fs'
 import {createServer, type IncomingHttpHeaders, type Server} from 'node:http'
 import type {AddressInfo} from 'node:net'
 import {startGwInThread} from './gw-thread.js'
@@ -40,7 +41,7 @@ interface Running {
  * that says where it listens. It runs in a thread, as runGw runs gw, with a pid no process has; as a
  * process where runGw would spawn gw (spawnsGw), or given `process`.
  */
-export async function startListen(args: string[], {env = {}, stdin, process: asProcess}: {env?: NodeJS.ProcessEnv; stdin?: string; process?: boolean} = {}): Promise<Listener> {
+export async function startListen(args: string[], {env = {}, stdin, process: asProcess, stdoutTo}: {env?: NodeJS.ProcessEnv; stdin?: string; process?: boolean; stdoutTo?: string} = {}): Promise<Listener> {
   const argv = ['listen', ...(args.includes('--port') ? [] : ['--port', '0']), ...args]
   let stdout = ''
   let stderr = ''
@@ -51,7 +52,7 @@ export async function startListen(args: string[], {env = {}, stdin, process: asP
     else stderr += chunk.toString()
     notify()
   }
-  const running = spawnsGw({env, process: asProcess}, argv) ? listenerProcess(argv, env, stdin, output) : listenerThread(argv, env, stdin, output)
+  const running = stdoutTo !== undefined || spawnsGw({env, process: asProcess}, argv) ? listenerProcess(argv, env, stdin, output, stdoutTo) : listenerThread(argv, env, stdin, output)
   void running.ended.then(notify)
 
   const waitFor = <T>(what: string, ready: () => T | undefined, timeoutMs = RUN_BOUND_MS) =>
@@ -98,9 +99,12 @@ export async function startListen(args: string[], {env = {}, stdin, process: asP
   }
 }
 
-function listenerProcess(argv: string[], env: NodeJS.ProcessEnv, stdin: string | undefined, output: (stream: 'stdout' | 'stderr', chunk: Buffer) => void): Running {
-  const child = spawn(process.execPath, [GW, ...argv], {env: baseEnv(env), stdio: ['pipe', 'pipe', 'pipe']})
-  child.stdout!.on('data', (chunk: Buffer) => output('stdout', chunk))
+/** gw listen as a process; its stdout `stdoutTo` (a file, /dev/full) where given, else a pipe this test reads. */
+function listenerProcess(argv: string[], env: NodeJS.ProcessEnv, stdin: string | undefined, output: (stream: 'stdout' | 'stderr', chunk: Buffer) => void, stdoutTo?: string): Running {
+  const file = stdoutTo === undefined ? undefined : openSync(stdoutTo, 'w')
+  const child = spawn(process.execPath, [GW, ...argv], {env: baseEnv(env), stdio: ['pipe', file ?? 'pipe', 'pipe']})
+  if (file === undefined) child.stdout!.on('data', (chunk: Buffer) => output('stdout', chunk))
+  else closeSync(file)
   child.stderr!.on('data', (chunk: Buffer) => output('stderr', chunk))
   // Its exit once what it wrote is read: a check then sees all of it.
   const ended = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)))

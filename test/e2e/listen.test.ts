@@ -4,6 +4,7 @@ import {connect} from 'node:net'
 import {join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import {isolatedHome, runGw} from './helpers.js'
+import {DEV_FULL} from '../only-on.js'
 import {wholeCardNumbersIn} from './card-number-helpers.js'
 import {chargeSuccessful, type Listener, type Recorder, startListen, startRecorder} from './listen-helpers.js'
 
@@ -337,6 +338,15 @@ describe('gw listen | a reader that goes away', () => {
     expect(await listener.post(cardExpired)).toBe(503)
     expect(await listener.exited()).toBe(0)
     expect(listener.stderr()).toContain('Stopped. 1 event shown, 0 requests refused.')
+  })
+})
+
+describe.skipIf(DEV_FULL.skip)(`gw listen > /dev/full${DEV_FULL.note}`, () => {
+  it('leaves the event it could not print unacknowledged, stops, and says why: exit 1, never the 0 of a stop', async () => {
+    const listener = await listen(['--json'], {stdoutTo: '/dev/full'})
+    expect(await listener.post(chargeSuccessful())).toBe(503)
+    expect(await listener.exited()).toBe(1)
+    expect(listener.stderr()).toContain('Stopped. 0 events shown, 0 requests refused.\nError: stdout could not be written (ENOSPC): what was printed there is incomplete\n')
   })
 })
 
