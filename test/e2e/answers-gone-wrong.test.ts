@@ -1,7 +1,12 @@
 import {spawn} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 import {afterEach, expect, it} from 'vitest'
 import {envelope, forward, type MisbehavingGateway, misbehavingGateway, purchaseRecord, type Received, type Reply} from '../misbehaving-gateway.js'
 import {baseEnv, CARDS, cardArgs, describeInBothDialects, describeOnce, GW, isolatedHome, ref, runGw, type RunOptions, type Sandbox, sharedSandbox} from './helpers.js'
+import {terminal} from './auth-helpers.js'
+import {until} from '../until.js'
 
 // Each hole found with a misbehaving gateway, as an end-to-end test of the built gw.
 // A gateway of the test's own stands in front of the local one (or alone), to misbehave and to
@@ -250,6 +255,33 @@ describeOnce('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
     expect(await exited).toBe(code)
     expect(stdout).toBe('')
     expect(stderr).toContain(`The purchase with reference ${reference} may have reached the gateway. Do not resend it until you have checked: gw purchase get ${reference}`)
+    expect(posts('/v1.0/purchases', reference)).toBe(1)
+  })
+
+  it('a terminal that goes away during a purchase: its hangup is a SIGHUP, writes to it fail (EIO), and gw still exits 129, sent once', async () => {
+    let arrived: () => void = () => {}
+    const posted = new Promise<void>((resolve) => (arrived = resolve))
+    let answer: () => void = () => {}
+    const answered = new Promise<void>((resolve) => (answer = resolve))
+    const {url, posts} = await inFront(async (request) => {
+      if (!isPurchasePost(request)) return undefined
+      arrived()
+      await answered
+      return forward(sandbox.url, request)
+    })
+    const reference = ref('hangup')
+    const ended = join(mkdtempSync(join(tmpdir(), 'gw-hangup-')), 'ended.json')
+    // gw runs on the terminal under a program that outlives it and writes down how gw ended.
+    const outlive = join(import.meta.dirname, '..', 'fixtures', 'outlive-terminal.cjs')
+    const t = terminal([...purchaseArgs(reference), '--yes'], {...sandbox.home, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST'}, {program: [process.execPath, outlive, ended, process.execPath, GW]})
+    try {
+      await posted
+    } finally {
+      t.close()
+    }
+    answer()
+    // Before, the first write after the hangup (saying what gw waits for) failed, and gw ended there: exit 1.
+    expect(JSON.parse(await until('gw to end', () => existsSync(ended) && readFileSync(ended, 'utf8')))).toEqual({code: 129, signal: null})
     expect(posts('/v1.0/purchases', reference)).toBe(1)
   })
 
