@@ -70,5 +70,6 @@ async function run(args) {
   })
   // The update notice's check, which a gw at a terminal starts in the background (src/cli/update-notice.ts).
   if (args[0] === UPDATE_CHECK) return checkForUpdate(args.slice(1))
-  await execute({dir: root, args: await placeGlobalFlags(args)})
+  // No user plugins: gw takes none, and oclif would read (and warn of) a package.json in gw's data directory on every start.
+  await execute({loadOptions: {root, userPlugins: false}, args: await placeGlobalFlags(args)})
 }

@@ -45,7 +45,8 @@ async function run(args) {
   const {execute, placeGlobalFlags, checkForUpdate, UPDATE_CHECK} = start.loadBundle({filename, source, caches}, bundleRequire)
   // The update notice's check, which a gw at a terminal starts in the background (src/cli/update-notice.ts).
   if (args[0] === UPDATE_CHECK) return checkForUpdate(args.slice(1))
-  await execute({loadOptions: {root, pjson}, args: await placeGlobalFlags(args)})
+  // No user plugins: gw takes none, and oclif would read (and warn of) a package.json in gw's data directory on every start.
+  await execute({loadOptions: {root, pjson, userPlugins: false}, args: await placeGlobalFlags(args)})
 }
 
 /** The code cache inside, where there is one (Node 22 has no sea.getAssetKeys to ask first). */

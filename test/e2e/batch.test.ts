@@ -489,6 +489,24 @@ describeOnce('the journal', () => {
     expect(files.length).toBeGreaterThan(0)
     for (const file of files) expect(readFileSync(join(dir, file), 'utf8')).not.toMatch(/4242424242424242|"cvv"/)
   })
+
+  it('where the data directory would be is a file: exit 1 before any row is sent, naming the path, what stood in the way and where it is set', async () => {
+    const ids = await purchases(1)
+    const prefix = ref('blocked')
+    const file = writeTemp('not-a-folder', '')
+    const env = {XDG_DATA_HOME: file}
+    const run = await sandbox.gw(['refund', 'create', '--input', writeTemp('refunds.csv', refundCsv(ids, prefix))], {env})
+    expect(run.code).toBe(1)
+    expect(run.stderr).toBe(
+      `Error: gw could not make the folder ${join(file, 'gw', 'journals')}: part of that path is a file, not a folder (ENOTDIR)\n` +
+        "Hint: Where it is one of gw's folders, gw help environment says which variable sets it. Point that at a folder of yours, or give a flag that takes the file (--journal) a path of yours.\n",
+    )
+    expect((await sandbox.gw(['refund', 'get', `${prefix}-0`])).code).toBe(5)
+    // A command that keeps nothing there runs as ever, with no word of it: gw reads no plugins from there.
+    const looked = await sandbox.gw(['purchase', 'get', ids[0]!], {env})
+    expect(looked.code, looked.stderr).toBe(0)
+    expect(looked.stderr).toBe('')
+  })
 })
 
 describeInBothDialects('look-ups at scale', () => {

@@ -1,0 +1,45 @@
+import {mkdtempSync, mkdirSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {describe, expect, it} from 'vitest'
+import {asGwError} from '../../src/errors.js'
+
+/** The error node:fs throws for `act`. */
+function thrownBy(act: () => void): unknown {
+  try {
+    act()
+  } catch (err) {
+    return err
+  }
+  throw new Error('nothing was thrown')
+}
+
+describe('asGwError: a file the machine would not let gw make, read or write', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'gw-errors-unit-'))
+  const file = join(folder, 'a-file')
+  writeFileSync(file, '')
+
+  it('names the path and what stood in the way, exit 1, and where gw says its folders are set', () => {
+    const error = asGwError(thrownBy(() => mkdirSync(join(file, 'gw', 'journals'), {recursive: true})))
+    expect({kind: error.kind, exitCode: error.exitCode, message: error.message}).toEqual({
+      kind: 'io',
+      exitCode: 1,
+      message: `gw could not make the folder ${join(file, 'gw', 'journals')}: part of that path is a file, not a folder (ENOTDIR)`,
+    })
+    expect(error.hint).toBe("Where it is one of gw's folders, gw help environment says which variable sets it. Point that at a folder of yours, or give a flag that takes the file (--journal) a path of yours.")
+  })
+
+  it('words each code it knows, and a system call it has no words for by its name', () => {
+    const trouble = (code: string, syscall: string) => asGwError(Object.assign(new Error(`${code}: ${syscall}`), {code, syscall, path: '/data/gw'})).message
+    expect(trouble('EROFS', 'open')).toBe('gw could not open /data/gw: the file system is read-only (EROFS)')
+    expect(trouble('ENOSPC', 'write')).toBe('gw could not write /data/gw: the disk is full (ENOSPC)')
+    expect(trouble('EACCES', 'rename')).toBe('gw could not rename /data/gw: permission denied (EACCES)')
+    expect(trouble('EPERM', 'chmod')).toBe('gw could not chmod /data/gw: not permitted (EPERM)')
+  })
+
+  it('leaves anything else a bug: a code it has no words for, or no path', () => {
+    expect(asGwError(Object.assign(new Error('ENOENT: gone'), {code: 'ENOENT', syscall: 'open', path: '/data/gw'})).message).toBe('Unexpected failure: ENOENT: gone')
+    expect(asGwError(Object.assign(new Error('EACCES: somewhere'), {code: 'EACCES'})).message).toBe('Unexpected failure: EACCES: somewhere')
+    expect(asGwError({code: 'EACCES', path: '/data/gw'}).kind).toBe('unexpected')
+  })
+})
