@@ -132,6 +132,6 @@ function timeoutFromEnv(env: NodeJS.ProcessEnv, name: string): number | undefine
   const value = env[name]
   if (value === undefined || value === '') return undefined
   const ms = Number(value)
-  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`${name} must be a whole number of milliseconds, got ${value}`)
+  if (!Number.isInteger(ms) || ms <= 0) throw new UsageError(`${name} must be a whole number of milliseconds, got ${value}`, `For example ${name}=30000 for 30 s, or leave it unset for gw's own; gw help environment lists every variable gw reads.`)
   return ms
 }

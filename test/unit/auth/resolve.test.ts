@@ -52,7 +52,11 @@ describe('resolveCredentials precedence', () => {
     await expect(resolveCredentials({env: {GW_USERNAME: 'U'}, configDir, tokens})).rejects.toMatchObject({exitCode: 4, message: 'GW_TOKEN is not set'})
     const {configDir: dir, tokens: store} = await setup()
     await expect(resolveCredentials({profileFlag: 'nope', env: {}, configDir: dir, tokens: store})).rejects.toMatchObject({exitCode: 2, message: 'No profile named nope'})
-    await expect(resolveCredentials({env: {GW_CONNECT_TIMEOUT_MS: 'soon'}, configDir: dir, tokens: store})).rejects.toMatchObject({exitCode: 2})
+    await expect(resolveCredentials({env: {GW_CONNECT_TIMEOUT_MS: 'soon'}, configDir: dir, tokens: store})).rejects.toMatchObject({
+      exitCode: 2,
+      message: 'GW_CONNECT_TIMEOUT_MS must be a whole number of milliseconds, got soon',
+      hint: "For example GW_CONNECT_TIMEOUT_MS=30000 for 30 s, or leave it unset for gw's own; gw help environment lists every variable gw reads.",
+    })
   })
 })
 
