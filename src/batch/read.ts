@@ -127,6 +127,19 @@ async function nextRecord(records: AsyncIterator<[string[], number]>): Promise<{
     return {done: false, record, line: endLine - within}
   } catch (err) {
     const {lines, message} = err as {lines?: number; message: string}
-    return {line: lines ?? 1, problem: `cannot be read as CSV: ${message.replace(/ at line \d+$/, '').replace(/:? on line \d+$/, '')}`}
+    return {line: lines ?? 1, problem: `cannot be read as CSV: ${shortValue(message.replace(/ at line \d+$/, '').replace(/:? on line \d+$/, ''))}`}
   }
+}
+
+/** The field csv-parse quotes whole in its message (`value is "..."`), cut to its first 40 characters: a binary file's is pages long. */
+function shortValue(message: string): string {
+  return message.replace(/(, value is )(".*")$/s, (whole, said: string, quoted: string) => {
+    let value: string
+    try {
+      value = JSON.parse(quoted) as string
+    } catch {
+      return whole
+    }
+    return value.length > 40 ? `${said}${JSON.stringify(value.slice(0, 40))}...` : whole
+  })
 }

@@ -80,6 +80,12 @@ describe('openBatch', () => {
     expect((await readBatch('a,b,c\n1,2\n1,2,\n')).entries).toEqual([{line: 2, problem: 'has 2 fields, the header 3'}, {line: 3, values: {a: '1', b: '2', c: ''}}])
     expect((await readBatch('a,b\n1,"2\n')).entries[0]).toMatchObject({line: 2, problem: expect.stringContaining('cannot be read as CSV: Quote Not Closed')})
   })
+
+  it("quotes no more than 40 characters of the field csv-parse could not read: a binary file's runs to pages", async () => {
+    const before = '\u0000'.repeat(5000)
+    expect((await readBatch(`a,b\n1,${before}x"y\n`)).entries).toEqual([{line: 2, problem: `cannot be read as CSV: Invalid Opening Quote: a quote is found on field 1 at line 2, value is ${JSON.stringify(before.slice(0, 40))}...`}])
+    expect((await readBatch('a,b\n1,x"y\n')).entries).toEqual([{line: 2, problem: 'cannot be read as CSV: Invalid Opening Quote: a quote is found on field 1 at line 2, value is "x"'}])
+  })
 })
 
 describe('scanRows and validRows', () => {
