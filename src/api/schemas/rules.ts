@@ -29,7 +29,8 @@ export function amount(input: string | number): Checked<number> {
   const value = typeof input === 'number' ? input : /^\d+$/.test(text) ? Number(text) : Number.NaN
   if (!Number.isInteger(value)) return problem('malformed', `must be a positive whole number in the currency's minor unit, got "${typeof input === 'number' ? text : input}"`)
   if (value <= 0) return problem('out-of-range', `must be greater than 0, got ${text}`)
-  if (value > MAX_AMOUNT) return problem('out-of-range', `must be at most ${MAX_AMOUNT}, got ${text}`)
+  // Worded without its digits: a run of 16 digits reads as a card number, and stderr would mask it.
+  if (value > MAX_AMOUNT) return problem('out-of-range', `must be at most 2^53 - 1, the largest whole number gw holds exactly, got ${text}`)
   return ok(value)
 }
 

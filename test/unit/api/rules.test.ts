@@ -18,7 +18,7 @@ describe('one wording per rule', () => {
     ['0', 'must be greater than 0, got 0'],
     ['-5', `must be a positive whole number in the currency's minor unit, got "-5"`],
     ['12.50', `must be a positive whole number in the currency's minor unit, got "12.50"`],
-    ['99999999999999999999', 'must be at most 9007199254740991, got 99999999999999999999'],
+    ['99999999999999999999', 'must be at most 2^53 - 1, the largest whole number gw holds exactly, got 99999999999999999999'],
   ])('an amount of %s: flag, batch row and fixtures step alike', (text, problem) => {
     expect(rules.amount(text)).toMatchObject({problem})
     expectThrow(() => validate.amount('amount', text), UsageError, `--amount ${problem}`)
