@@ -98,7 +98,8 @@ const FILE_TROUBLE: Record<string, string> = {
   ELOOP: 'the path has too many symbolic links, or a loop of them',
 }
 
-const DONE_TO: Record<string, string> = {mkdir: 'make the folder', open: 'open', write: 'write', rename: 'rename', unlink: 'remove', scandir: 'read the folder', rmdir: 'remove the folder', copyfile: 'copy'}
+/** What gw was doing, by the system call that failed. */
+const SYSCALL_WORDS: Record<string, string> = {mkdir: 'make the folder', open: 'open', write: 'write', rename: 'rename', unlink: 'remove', scandir: 'read the folder', rmdir: 'remove the folder', copyfile: 'copy'}
 
 /**
  * A file system error naming a path, where none of gw's own words caught it: the path and what
@@ -108,7 +109,7 @@ const DONE_TO: Record<string, string> = {mkdir: 'make the folder', open: 'open',
 function fileTrouble(err: unknown): GwError | undefined {
   const {code, path, syscall} = (err ?? {}) as NodeJS.ErrnoException
   if (!(err instanceof Error) || typeof path !== 'string' || code === undefined || !(code in FILE_TROUBLE)) return undefined
-  const doing = DONE_TO[syscall ?? ''] ?? syscall ?? 'use'
+  const doing = SYSCALL_WORDS[syscall ?? ''] ?? syscall ?? 'use'
   return new GwError('io', 1, `gw could not ${doing} ${path}: ${FILE_TROUBLE[code]} (${code})`, {
     hint: 'Where it is one of gw\'s folders, gw help environment says which variable sets it. Point that at a folder of yours, or give a flag that takes the file (--journal) a path of yours.',
   })

@@ -208,7 +208,7 @@ let stderrFailed = false
  * purchase exits 0). Unwatched, the failure ended gw with exit 1, which a script reads as "try
  * again".
  */
-export function watchStderr(): (text: string) => void {
+function watchStderr(): (text: string) => void {
   if (!process.stderr.listeners('error').includes(keepStderrFailure)) process.stderr.on('error', keepStderrFailure)
   return (text) => {
     if (!stderrFailed) process.stderr.write(text)
