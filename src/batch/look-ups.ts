@@ -1,4 +1,5 @@
-import {asGwError, GwError, InterruptedError, ModeMismatchError} from '../errors.js'
+import {GwError, InterruptedError, ModeMismatchError} from '../errors.js'
+import {asGwError} from '../lib/as-gw-error.js'
 import {inOrder} from '../lib/in-order.js'
 import {lookUp, type LookUpResource} from '../operations/look-up.js'
 import type {Deps} from '../operations/deps.js'

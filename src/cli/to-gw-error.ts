@@ -1,5 +1,6 @@
 import {Errors} from '@oclif/core'
-import {asGwError, GwError, UsageError} from '../errors.js'
+import {GwError, UsageError} from '../errors.js'
+import {asGwError} from '../lib/as-gw-error.js'
 import {closest} from './help/suggest.js'
 import {redactFlagMessage} from '../safety/redact.js'
 

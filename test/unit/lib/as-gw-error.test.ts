@@ -2,7 +2,7 @@ import {mkdtempSync, mkdirSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
-import {asGwError} from '../../src/errors.js'
+import {asGwError} from '../../../src/lib/as-gw-error.js'
 
 /** The error node:fs throws for `act`. */
 function thrownBy(act: () => void): unknown {
