@@ -432,7 +432,7 @@ describeOnce.concurrent('a file by its device and inode: bind mounts made while 
     const runs = ['a', 'b'].map((name) => spawnGw(sandbox, ['purchase', 'create', '--input', file, '--journal', join(dir, name, 'j.ndjson'), '--concurrency', '4'], env))
     for (const run of runs) cleanups.push(() => run.child.kill('SIGKILL'))
     const done = await Promise.all(runs.map((run) => run.done))
-    const said = done.map((run) => `exit ${run.code}\n${run.stderr}`).join('\n---\n')
+    const said = done.map((run) => `exit ${run.code}\n${run.stderr}\nstdout:\n${run.stdout}`).join('\n---\n')
     // Refused while the other ran, or started after it ended and found every row done. Under load a
     // reused connection can be reset before a row's request reaches the proxy: gw leaves that row
     // unknown (exit 8), never sent twice, and the rerun its summary asks for settles it.
