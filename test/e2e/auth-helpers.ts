@@ -53,6 +53,13 @@ export interface Terminal {
   close(): void
 }
 
+/** Resolves with the screen once `shows` holds for it; failing, says what it waited for and what the screen showed then. */
+export const untilScreen = (screen: () => string, shows: (shown: string) => boolean, what: string, timeoutMs = RUN_BOUND_MS): Promise<string> =>
+  until(() => `the terminal to show ${what}; it shows:\n${screen()}`, () => {
+    const shown = screen()
+    return shows(shown) && shown
+  }, timeoutMs, 100)
+
 const quote = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`
 
 /**
@@ -75,11 +82,7 @@ export function terminal(args: string[], env: NodeJS.ProcessEnv, {width = 200, h
   return {
     screen,
     tty: () => tmux('display-message', '-p', '-t', 'gw', '#{pane_tty}').stdout.trim(),
-    waitFor: (text, timeoutMs = RUN_BOUND_MS) =>
-      until(() => `the terminal to show ${text}; it shows:\n${screen()}`, () => {
-        const shown = screen()
-        return (typeof text === 'string' ? shown.includes(text) : text.test(shown)) && shown
-      }, timeoutMs, 100),
+    waitFor: (text, timeoutMs = RUN_BOUND_MS) => untilScreen(screen, (shown) => (typeof text === 'string' ? shown.includes(text) : text.test(shown)), String(text), timeoutMs),
     type(line) {
       tmux('send-keys', '-t', 'gw', '-l', line)
       tmux('send-keys', '-t', 'gw', 'Enter')

@@ -460,7 +460,7 @@ describeOnce('a batch whose reader falls behind', () => {
     // About 300 KB of lines: more than the pipe and the buffers on either side of it hold.
     const rows = 500
     const prefix = ref('behind')
-    const file = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...Array.from({length: rows}, (_, i) => `${id},1,${prefix}-${i}`)].join('\n') + '\n')
+    const file = writeTemp('refunds.csv', refundCsv(Array.from({length: rows}, () => id), prefix, '1'))
     proxy = await countingProxy(sandbox.url)
     const run = spawnGw(sandbox, ['refund', 'create', '--input', file], {GW_BASE_URL: proxy.url})
     // Nothing is read until gw has sent nothing for a second: it is waiting, each of the rows it

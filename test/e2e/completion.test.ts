@@ -4,7 +4,8 @@ import {chmodSync, mkdirSync, writeFileSync} from 'node:fs'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GW, isolatedHome, runGw, runProgram} from './helpers.js'
-import {RUN_BOUND_MS, until} from '../until.js'
+import {RUN_BOUND_MS} from '../until.js'
+import {untilScreen} from './auth-helpers.js'
 
 // A real interactive bash in a tmux pane: the completion is sourced as the README says, and Tab is pressed.
 const home = isolatedHome()
@@ -13,11 +14,7 @@ const socket = `gw-completion-${randomUUID().slice(0, 8)}`
 const tmux = (...args: string[]) => spawnSync('tmux', ['-L', socket, '-f', '/dev/null', ...args], {encoding: 'utf8', timeout: RUN_BOUND_MS})
 const screen = () => tmux('capture-pane', '-p', '-J', '-t', 'gw').stdout
 
-const waitFor = (test: (shown: string) => boolean, what: string): Promise<string> =>
-  until(() => `the terminal to show ${what}; it shows:\n${screen()}`, () => {
-    const shown = screen()
-    return test(shown) && shown
-  }, RUN_BOUND_MS, 100)
+const waitFor = (test: (shown: string) => boolean, what: string): Promise<string> => untilScreen(screen, test, what)
 
 beforeAll(() => {
   mkdirSync(bin, {recursive: true})

@@ -1,10 +1,8 @@
 import {spawn} from 'node:child_process'
-import {mkdtempSync, writeFileSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
 import {expect, it} from 'vitest'
 import {baseEnv, CARD_JSON, cardArgs, CARDS, describeOnce, GW, ref, runProgram, type Sandbox, sharedSandbox} from './helpers.js'
 import {DEV_FULL} from '../only-on.js'
+import {writeTemp} from './batch-helpers.js'
 
 // An approved purchase or refund whose record cannot be printed (stdout full, or
 // its reader gone) is said to be approved on stderr, with its id and reference, so that no script
@@ -94,8 +92,7 @@ describeOnce('stderr that cannot be written', () => {
     expect((await sandbox.gw(purchaseArgs(purchase))).code).toBe(0)
     const prefix = ref('err-gone')
     const rows = Array.from({length: 20}, (_, i) => `${purchase},10,${prefix}-${i}`)
-    const input = join(mkdtempSync(join(tmpdir(), 'gw-err-gone-')), 'refunds.csv')
-    writeFileSync(input, ['transaction_id,amount,reference', ...rows].join('\n') + '\n')
+    const input = writeTemp('refunds.csv', ['transaction_id,amount,reference', ...rows].join('\n') + '\n')
     const child = spawn(process.execPath, [GW, 'refund', 'create', '--input', input], {env: baseEnv(sandbox.env()), stdio: ['ignore', 'pipe', 'pipe']})
     let stdout = ''
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
