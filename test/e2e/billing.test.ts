@@ -147,13 +147,15 @@ describe('a scripted month of a daily subscription', () => {
     expect(after).toMatchObject({last_status: 'Failed (3), Aborted', is_active: true, next_billing_date: addDays(today, 7)})
   })
 
-  it('sends card:expiring then card:expired for a card ending this month, and stops the subscription', async () => {
+  it('sends card:expiring then card:expired for a card ending within 31 days, and stops the subscription', async () => {
     const hooks = await receiver()
     const sandbox = await gateway(['--webhook', hooks.url, '--webhook-backoff', '50'])
     const today = await sandboxToday(sandbox)
-    const thisMonth = `${today.slice(5, 7)}/${today.slice(0, 4)}`
+    // Tomorrow's month: on a month's last day, a card ending this month is already over when the day's run comes.
+    const tomorrow = addDays(today, 1)
+    const expiry = `${tomorrow.slice(5, 7)}/${tomorrow.slice(0, 4)}`
     const plan = await createPlan(sandbox)
-    const customer = await createCustomer(sandbox, {expiry: thisMonth})
+    const customer = await createCustomer(sandbox, {expiry})
     // Not due within the window, so the only events are the card's.
     const subscription = await createSubscription(sandbox, {customer: customer.id, plan: plan.id, frequency: 'Monthly', startDate: addDays(today, 60)})
 
