@@ -68,6 +68,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
   override async run(): Promise<unknown> {
     const input = await this.untilStopped(this.input())
     const result = await this.untilStopped(this.runF ? Promise.resolve(this.runF(input)) : this.operate(input))
+    this.factory.stop.workDone()
     await this.reporter.result(result)
     return result
   }
@@ -137,6 +138,7 @@ export abstract class GwCommand<Input = unknown> extends Command {
    */
   protected override async catch(err: Interfaces.CommandError): Promise<void> {
     if (err instanceof Errors.ExitError) throw err
+    this.factory.stop.workDone()
     await this.reporter.error(err)
   }
 

@@ -21,6 +21,9 @@ export class Stop {
   /** The signal that came while money was in flight and was waited through. */
   waitedThrough?: StopSignal
   private softStop?: SoftStop
+  /** Set once the command's work is over and only what it shows is left. */
+  private showing = false
+  private unwatch = () => {}
   private readonly signalListeners: ((atOnce: boolean) => void)[] = []
   private reject: (error: InterruptedError) => void = () => {}
 
@@ -49,9 +52,18 @@ export class Stop {
    */
   watch(): () => void {
     for (const signal of this.context.signals) process.on(signal, this.received)
-    return () => {
+    this.unwatch = () => {
       for (const signal of this.context.signals) process.off(signal, this.received)
     }
+    return this.unwatch
+  }
+
+  /**
+   * The command's work is over, and what is left is showing its outcome: nothing waits on
+   * `interrupted` now. A signal then lets the outcome be shown, and the exit status says it came.
+   */
+  workDone(): void {
+    this.showing = true
   }
 
   /** A signal that came once this Stop no longer watched (only --jq's filter was left): the exit status still says so. */
@@ -67,6 +79,13 @@ export class Stop {
   private readonly received = (caught: StopSignalName): void => {
     // Ctrl-Break, Windows' SIGTERM, is taken as SIGTERM.
     const signal: StopSignal = stopMeaning(caught)
+    if (this.showing) {
+      this.waitedThrough ??= signal
+      this.tell(true)
+      // A second signal, finding no listener, ends gw at once: a reader that never takes the outcome cannot hold it.
+      this.unwatch()
+      return
+    }
     const soft = this.softStop?.(signal)
     if (soft === 'finish') {
       this.tell(false)

@@ -279,6 +279,8 @@ describeOnce('7. SIGTERM and SIGHUP during a purchase behave as Ctrl-C', () => {
     } finally {
       t.close()
     }
+    // gw shares its supervisor's process group, and so its hangup: the answer comes after it.
+    await until("the terminal's hangup", () => existsSync(`${ended}.hangup`))
     answer()
     // Before, the first write after the hangup (saying what gw waits for) failed, and gw ended there: exit 1.
     expect(JSON.parse(await until('gw to end', () => existsSync(ended) && readFileSync(ended, 'utf8')))).toEqual({code: 129, signal: null})

@@ -65,4 +65,18 @@ describe('Stop', () => {
     expect(rejected).toBe(third)
     expect(told).toEqual([false, true, true])
   })
+
+  it('once the work is done, a signal lets the outcome be shown, the exit status says it came, and a second finds no listener', async () => {
+    const stop = new Stop({inFlight: () => undefined, io: () => testIo(), signals: platformOf('linux').stopSignals})
+    const before = process.listenerCount('SIGHUP')
+    unwatch = stop.watch()
+    const told: boolean[] = []
+    stop.onSignal((atOnce) => told.push(atOnce))
+    let rejected: unknown
+    stop.interrupted.catch((err: unknown) => (rejected = err))
+    stop.workDone()
+    process.emit('SIGHUP', 'SIGHUP')
+    await new Promise((resolve) => setImmediate(resolve))
+    expect({rejected, told, exitCode: stop.exitCode(), listeners: process.listenerCount('SIGHUP') - before}).toEqual({rejected: undefined, told: [true], exitCode: 129, listeners: 0})
+  })
 })
