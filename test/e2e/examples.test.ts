@@ -110,7 +110,7 @@ sharedSandbox((started) => {
   // The day's shipments gw purchase capture's example checks with --dry-run.
   writeFileSync(join(dir, 'shipped.csv'), 'id,amount\n071-P-SHIPPED1,1000\n071-P-SHIPPED2,\n')
   // The plans and debits the recurring batch examples check with --dry-run.
-  writeFileSync(join(dir, 'plans.csv'), 'customer,amount,frequency,anniversary,start_date,total_count,reference\ncust-42,1000,weekly,5,2027-01-01,5,plan-2001\n')
+  writeFileSync(join(dir, 'plans.csv'), 'customer,amount,frequency,anniversary,start_date,total_count,reference\ncust-42,1000,weekly,5,2030-01-01,5,plan-2001\n')
   writeFileSync(join(dir, 'debits.csv'), 'amount,description,bsb,account_name,account_number,reference\n4242,November rent,123-456,Jane Citizen,012345678,dd-2001\n1999,Parking,123-456,Sam Lee,87654321,\n')
   writeFileSync(join(dir, 'complaints.csv'), 'reference,complaint\norder-1001,charged twice\norder-1003,never arrived\n')
   // The fixtures gw sandbox seed's examples create (then find present).

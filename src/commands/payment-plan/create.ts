@@ -16,8 +16,8 @@ The customer may be given by id or by your reference. On a live profile gw asks 
 --input FILE makes a batch of plans: a CSV with a header ${ROWS} (total_count or end_date, or both; the rest after reference optional) or NDJSON. Every row is checked before any is sent; each is journaled before it is sent and after its answer, and a plan made counts as made (exit 0). Running the same command again after a crash or Ctrl-C looks the rows in doubt up by reference before sending anything, and never makes a plan twice.`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 1000 --frequency weekly --anniversary 5 --start-date 2027-01-01 --total-count 5 --reference plan-42',
-    '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 2500 --currency AUD --frequency monthly --anniversary 1 --start-date 2027-01-01 --end-date 2027-12-31 --reference plan-43 --json',
+    '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 1000 --frequency weekly --anniversary 5 --start-date 2030-01-01 --total-count 5 --reference plan-42',
+    '<%= config.bin %> <%= command.id %> --customer cust-42 --amount 2500 --currency AUD --frequency monthly --anniversary 1 --start-date 2030-01-01 --end-date 2030-12-31 --reference plan-43 --json',
     '<%= config.bin %> <%= command.id %> --input plans.csv --dry-run',
   ]
 

@@ -10,8 +10,8 @@ export default class SubscriptionCreate extends GwCommand<SubscriptionInput> {
 The customer and the plan may be given by id or by your reference. --inactive creates it stopped (gw subscription update --active starts it).`
 
   static override examples = [
-    '<%= config.bin %> <%= command.id %> --customer cust-42 --plan gold-monthly --frequency monthly --start-date 2027-01-01 --reference sub-42',
-    '<%= config.bin %> <%= command.id %> --customer "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --plan "$(<%= config.bin %> plan get basic --json | jq -r .id)" --frequency Weekly --start-date 2027-01-04 --reference sub-43 --inactive --json',
+    '<%= config.bin %> <%= command.id %> --customer cust-42 --plan gold-monthly --frequency monthly --start-date 2030-01-01 --reference sub-42',
+    '<%= config.bin %> <%= command.id %> --customer "$(<%= config.bin %> customer get cust-42 --json | jq -r .id)" --plan "$(<%= config.bin %> plan get basic --json | jq -r .id)" --frequency Weekly --start-date 2030-01-01 --reference sub-43 --inactive --json',
   ]
 
   static override flags = {

@@ -16,7 +16,7 @@ Prints what happened: the new date, the subscription charges made (approved and 
 
   static override examples = [
     '<%= config.bin %> <%= command.id %> --days 35',
-    '<%= config.bin %> <%= command.id %> --to 2028-01-01 --json',
+    '<%= config.bin %> <%= command.id %> --to 2030-06-01 --json',
   ]
 
   static override flags = {
