@@ -53,7 +53,9 @@ export function isolatedHome(): NodeJS.ProcessEnv {
 /** Environment for a child: the machine's PATH and node, nothing of the user's gw settings. */
 export function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   // No update notice, nor its check of the registry (src/cli/update-notice.ts), but where a test asks for them (GW_NO_UPDATE_NOTIFIER: undefined).
-  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...extra}
+  // A run under libfaketime keeps its date in what it spawns (CONTRIBUTING.md, Dates).
+  const faked = {LD_PRELOAD: process.env.LD_PRELOAD, FAKETIME: process.env.FAKETIME}
+  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...faked, ...extra}
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
   return env
 }
