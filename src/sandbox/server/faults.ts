@@ -46,9 +46,12 @@ const AT_THE_EDGE: {[A in FaultAction]: Edge<Of<A>>} = {
   'rate-limit': {
     refuses: (fault) => {
       const status = fault.unavailable ? 503 : 429
-      const retryAfter = fault.retryAfter === undefined ? undefined : retryAfterValue(fault.retryAfter, fault.httpDate)
+      const now = Date.now()
+      const retryAfter = fault.retryAfter === undefined ? undefined : retryAfterValue(fault.retryAfter, fault.httpDate, now)
       const told = `answered ${status} by a fault (fault rate-limit, ${retryAfter === undefined ? 'no Retry-After' : `Retry-After ${retryAfter}`}), nothing done`
+      // An HTTP date counts from the answer's Date: Node's own is cached, and lags by a second or more when the loop is busy.
       const headers: Record<string, string> = retryAfter === undefined ? {} : {'Retry-After': retryAfter}
+      if (retryAfter !== undefined && fault.httpDate) headers.Date = new Date(now).toUTCString()
       return {status, headers, told}
     },
   },
