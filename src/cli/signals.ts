@@ -18,7 +18,7 @@ export class Stop {
   readonly signal = this.controller.signal
   /** Rejects with the error to report once a signal stops the command. */
   readonly interrupted: Promise<never>
-  /** The signal that came while money was in flight and was waited through. */
+  /** The signal waited through: it came while money was in flight, or once the work was done. */
   waitedThrough?: StopSignal
   private softStop?: SoftStop
   /** Set once the command's work is over and only what it shows is left. */
