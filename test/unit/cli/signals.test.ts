@@ -3,6 +3,8 @@ import {Stop} from '../../../src/cli/signals.js'
 import {InterruptedError} from '../../../src/errors.js'
 import {platformOf} from '../../../src/lib/platform.js'
 import {testIo} from '../../test-io.js'
+import {until} from '../../until.js'
+import {waitingNotice} from '../../../src/output/hints.js'
 
 // A command's stop on each system, the system's signals handed to it: Ctrl-Break,
 // which is what Windows has for SIGTERM, stops gw as SIGTERM does (exit 143).
@@ -78,5 +80,46 @@ describe('Stop', () => {
     process.emit('SIGHUP', 'SIGHUP')
     await new Promise((resolve) => setImmediate(resolve))
     expect({rejected, told, exitCode: stop.exitCode(), listeners: process.listenerCount('SIGHUP') - before}).toEqual({rejected: undefined, told: [true], exitCode: 129, listeners: 0})
+  })
+
+  it('a purchase in flight: the first signal waits for its answer and says so, the second stops at once, leaving it unknown', async () => {
+    const io = testIo()
+    const inFlight = {noun: 'purchase', reference: 'order-1'} as const
+    const stop = new Stop({inFlight: () => inFlight, io: () => io, signals: platformOf('linux').stopSignals})
+    unwatch = stop.watch()
+    const told: boolean[] = []
+    stop.onSignal((atOnce) => told.push(atOnce))
+    process.emit('SIGINT', 'SIGINT')
+    await until('the waiting notice', () => io.stderr() !== '')
+    expect({told, aborted: stop.signal.aborted, exitCode: stop.exitCode()}).toEqual({told: [false], aborted: false, exitCode: 130})
+    expect(io.stderr()).toBe(waitingNotice('SIGINT', inFlight))
+    process.emit('SIGTERM', 'SIGTERM')
+    const error = await stop.interrupted.catch((err: unknown) => err)
+    expect(error).toMatchObject({signal: 'SIGTERM', exitCode: 143})
+    expect({told, reason: stop.signal.reason, waitedThrough: stop.waitedThrough}).toEqual({told: [false, true], reason: 'SIGTERM', waitedThrough: 'SIGINT'})
+  })
+
+  it('a signal heard by --jq once the command stopped watching: the exit status says the first one', () => {
+    const stop = new Stop({inFlight: () => undefined, io: () => testIo(), signals: platformOf('linux').stopSignals})
+    expect(stop.exitCode()).toBeUndefined()
+    stop.heard('SIGHUP')
+    stop.heard('SIGINT')
+    expect(stop.exitCode()).toBe(129)
+  })
+
+  it('a signal that no one waits on leaves no unhandled rejection', async () => {
+    const unhandled: unknown[] = []
+    const keep = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', keep)
+    try {
+      const stop = new Stop({inFlight: () => undefined, io: () => testIo(), signals: platformOf('linux').stopSignals})
+      unwatch = stop.watch()
+      process.emit('SIGTERM', 'SIGTERM')
+      await new Promise((resolve) => setTimeout(resolve, 0))
+      expect(stop.signal.aborted).toBe(true)
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', keep)
+    }
   })
 })
