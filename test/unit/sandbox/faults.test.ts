@@ -1,7 +1,7 @@
 import {describe, expect, it} from 'vitest'
 import {FAULT_ACTION_NAMES, FAULT_PARAMETERS, parametersOf} from '../../../src/api/schemas/fault-actions.js'
 import SandboxFaultAdd from '../../../src/commands/sandbox/fault/add.js'
-import {edgeOf, FaultList, parseFault} from '../../../src/sandbox/server/faults.js'
+import {edgeOf, type Fault, FaultList, parseFault} from '../../../src/sandbox/server/faults.js'
 
 describe('the fault actions: one table, read by the local gateway and by gw sandbox fault add', () => {
   it('the gateway takes each action of the table, with the parameters the table gives it, and no other', () => {
@@ -103,12 +103,11 @@ describe('FaultList', () => {
 
 describe('a rate-limit fault', () => {
   it('dates its answer at the instant its HTTP-date Retry-After counts from; with seconds, leaves the Date to the server', () => {
-    const refused = edgeOf(parseFault({method: 'GET', path: '/v1.0', action: 'rate-limit', retryAfter: 2, httpDate: true})).refuses!
+    const refused = (fault: Fault) => edgeOf(fault).refuses!(fault)
     const dated = refused(parseFault({method: 'GET', path: '/v1.0', action: 'rate-limit', retryAfter: 2, httpDate: true}))
     const ahead = Date.parse(dated.headers['Retry-After']!) - Date.parse(dated.headers.Date!)
     expect(ahead).toBeGreaterThanOrEqual(2000)
     expect(ahead).toBeLessThanOrEqual(3000)
-    const inSeconds = refused(parseFault({method: 'GET', path: '/v1.0', action: 'rate-limit', retryAfter: 2}))
-    expect(inSeconds.headers).toStrictEqual({'Retry-After': '2'})
+    expect(refused(parseFault({method: 'GET', path: '/v1.0', action: 'rate-limit', retryAfter: 2})).headers).toStrictEqual({'Retry-After': '2'})
   })
 })
