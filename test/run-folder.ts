@@ -15,6 +15,8 @@ export default function runFolder(): () => void {
   chmodSync(run, 0o1777)
   // The workers, started after this, take it with the rest of the environment (os.tmpdir() reads it).
   process.env.TMPDIR = run
+  // tmux ignores TMPDIR, and its sockets outlive its servers: a run's terminals left thousands in /tmp.
+  process.env.TMUX_TMPDIR = run
   return () => {
     // A test ended before it unmounted what it mounted there: unmounted first, innermost first.
     for (const point of mountPoints().filter((each) => each.startsWith(`${run}/`)).reverse()) spawnSync('umount', [point])
