@@ -1,14 +1,24 @@
 // Runs every benchmark in bench/ (files named *.bench.js), one after another.
 // Each compares gw against a baseline measured in the same run and prints ratios, not verdicts.
-import {readdirSync} from 'node:fs'
+import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
 
 const only = process.argv[2]
 const all = readdirSync(import.meta.dirname).filter((name) => name.endsWith('.bench.js'))
 // `npm run bench list` runs list.bench.js alone, not listen's too; a part of a name picks every match.
 const exact = all.filter((name) => name === `${only}.bench.js`)
 const files = !only ? all : exact.length > 0 ? exact : all.filter((name) => name.includes(only))
-for (const file of files.sort()) {
-  console.log(`\n# ${file}`)
-  const {default: bench} = await import(`./${file}`)
-  await bench()
+// What the benchmarks make (homes, batches, histories) goes into one folder, removed at the end.
+// os.tmpdir() reads TMPDIR on every call, and TEMP on Windows; the programs they start take it too.
+const run = mkdtempSync(join(tmpdir(), 'gw-bench-run-'))
+Object.assign(process.env, {TMPDIR: run, TEMP: run, TMP: run})
+try {
+  for (const file of files.sort()) {
+    console.log(`\n# ${file}`)
+    const {default: bench} = await import(`./${file}`)
+    await bench()
+  }
+} finally {
+  rmSync(run, {recursive: true, force: true, maxRetries: 5})
 }
