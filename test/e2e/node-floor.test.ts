@@ -203,9 +203,11 @@ describe.skipIf(skipped !== undefined)(`gw under ${skipped ? `an older Node: ski
     /** The older node relaunching the counter under the pinned one, as bin/run.js relaunches gw. */
     const launcher = () => [oldNode, '-e', `require(${JSON.stringify(relaunchPath)}).relaunch(${JSON.stringify(pinned)}, ${JSON.stringify(counter)})`]
 
-    function started(): Promise<{child: ReturnType<typeof spawn>; lines: string[]; next: () => Promise<string>; end: Promise<{code: number | null; signal: NodeJS.Signals | null}>}> {
+    function started(): Promise<{child: ReturnType<typeof spawn>; lines: string[]; next: () => Promise<string>; err: () => string; end: Promise<{code: number | null; signal: NodeJS.Signals | null}>}> {
       const [file, ...args] = launcher()
-      const child = spawn(file!, args, {stdio: ['ignore', 'pipe', 'inherit']})
+      const child = spawn(file!, args, {stdio: ['ignore', 'pipe', 'pipe']})
+      let stderr = ''
+      child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
       const lines: string[] = []
       const waiting: ((line: string) => void)[] = []
       let buffered = ''
@@ -221,7 +223,7 @@ describe.skipIf(skipped !== undefined)(`gw under ${skipped ? `an older Node: ski
       })
       const next = () => (lines.length ? Promise.resolve(lines.shift()!) : new Promise<string>((resolve) => waiting.push(resolve)))
       const end = new Promise<{code: number | null; signal: NodeJS.Signals | null}>((resolve) => child.on('exit', (code, signal) => resolve({code, signal})))
-      return next().then((first) => (lines.unshift(first), {child, lines, next, end}))
+      return next().then((first) => (lines.unshift(first), {child, lines, next, err: () => stderr, end}))
     }
 
     it('a SIGINT or SIGTERM sent to gw alone reaches the relaunched gw once, and its exit code comes back', async () => {
@@ -238,8 +240,10 @@ describe.skipIf(skipped !== undefined)(`gw under ${skipped ? `an older Node: ski
       const run = await started()
       await run.next()
       run.child.kill('SIGKILL')
-      // Its stdout is the relaunched gw's too, still read here.
+      // Its stdout and stderr are the relaunched gw's too, still read here.
       expect(await run.next()).toBe('got SIGTERM')
+      await until('the relaunched gw saying why it stops', () => run.err().endsWith('\n') || undefined, RUN_BOUND_MS, 10)
+      expect(run.err()).toBe(`The gw that started this one on Node v${oldVersion()} (pid ${run.child.pid}) has ended: stopping as on SIGTERM.\n`)
     })
 
     it('a relaunched gw killed by a signal ends the first one by the same signal', async () => {
