@@ -1,6 +1,6 @@
 import {readdirSync, readFileSync} from 'node:fs'
 import {join} from 'node:path'
-import {type Command, Config, loadHelpClass} from '@oclif/core'
+import {type Command, Config, loadHelpClass, settings} from '@oclif/core'
 import {describe, expect, it} from 'vitest'
 import {type Sentence, sentencesOf} from '../sentences.js'
 import {isolatedHome, runGw} from './helpers.js'
@@ -82,6 +82,8 @@ describe("each command's description before its flags, as gh prints it", () => {
   })
 
   it('every command with a description: it comes before USAGE', async () => {
+    // The built commands, as gw runs them: under vitest (NODE_ENV=test) oclif would look for their TypeScript and warn it found none.
+    settings.enableAutoTranspile = false
     const config = await Config.load(ROOT)
     const Help = await loadHelpClass(config)
     // GwHelp, as --help loads it: oclif's Help, whose (protected) formatCommand gives one command's help, as scripts/reference.js reads it.
