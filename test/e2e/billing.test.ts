@@ -57,9 +57,10 @@ const charge = (delivery: Delivery) => delivery.payload[0] as {subscription: Rec
 
 /** A plan, a customer and a daily subscription from the gateway's today. */
 async function dailySubscriber(sandbox: Sandbox, {card = CARDS.visa as string, amount = 1000} = {}) {
-  const today = await sandboxToday(sandbox)
   const plan = await createPlan(sandbox, {amount})
   const customer = await createCustomer(sandbox, {card})
+  // Read last, so that midnight rarely falls between it and the subscription (seen under libfaketime).
+  const today = await sandboxToday(sandbox)
   const subscription = await createSubscription(sandbox, {customer: customer.reference, plan: plan.reference, frequency: 'daily', startDate: today})
   return {today, plan, customer, subscription}
 }
