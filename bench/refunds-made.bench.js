@@ -2,11 +2,9 @@
 // `gw purchase get --refunds` and `gw refund list --purchase` ask which purchase each refund on a
 // card was made for: a look-up at 1,000,000 records against the same at 1,000, in alternating
 // rounds, medians count. Each look-up is what a command pays: open the record, find the refunds
-// by the index, close. Goals: under a second at a million (an earlier gw's one JSON line a refund
-// took 59 s at 200,000), and no more than 2x the cost at a thousand (an index is a B-tree: a few
-// levels deeper at a million). The records are made as an
-// earlier gw's refunds-made.ndjson and imported by the first look-up: that import is timed too.
-import {mkdtempSync, rmSync, writeFileSync} from 'node:fs'
+// by the index, close. Goals: under a second at a million, and no more than 2x the cost at a
+// thousand (an index is a B-tree: a few levels deeper at a million).
+import {mkdtempSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {tsImport} from 'tsx/esm/api'
@@ -20,32 +18,33 @@ const BASE_URL = 'https://gateway.example'
 
 const id = (i) => `071-R-${String(i).padStart(8, '0')}`
 
-/** A data directory whose refunds-made.ndjson holds `count` refunds, as an earlier gw wrote them. */
-function legacyRecord(count) {
+/**
+ * A data directory whose record holds `count` refunds, in gw's own tables (openRefundsMade) and
+ * one transaction: recordRefundMade commits each refund to the disk, a million times too slow here.
+ */
+async function record(count, target) {
+  const {openRefundsMade} = await tsImport('../src/batch/refunds-made.ts', import.meta.url)
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-refunds-made-'))
-  const lines = []
-  const flush = () => writeFileSync(join(dir, 'refunds-made.ndjson'), lines.splice(0).join(''), {flag: 'a'})
-  for (let i = 0; i < count; i++) {
-    const line = {refund: id(i), reference: `order-${i}-R1`, transaction_id: `order-${i}`, purchase_id: `071-P-${String(i).padStart(8, '0')}`, purchase_reference: `order-${i}`, target: {base_url: BASE_URL, username: 'TEST'}, at: '2026-11-17T00:00:00.000Z'}
-    lines.push(`\n${JSON.stringify(line)}\n`)
-    if (lines.length === 10_000) flush()
+  const db = openRefundsMade(dir)
+  try {
+    const insert = db.prepare('INSERT INTO refunds_made (refund, base_url, username, reference, transaction_id, purchase_id, purchase_reference, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    db.exec('BEGIN')
+    for (let i = 0; i < count; i++) insert.run(id(i), target.base_url, target.username, `order-${i}-R1`, `order-${i}`, `071-P-${String(i).padStart(8, '0')}`, `order-${i}`, '2026-11-17T00:00:00.000Z')
+    db.exec('COMMIT')
+  } finally {
+    db.close()
   }
-  flush()
   return dir
 }
 
 export default async function bench() {
   const {refundsMade} = await tsImport('../src/batch/refunds-made.ts', import.meta.url)
+  const {keptTarget} = await tsImport('../src/batch/journal-identity.ts', import.meta.url)
   const target = {base_url: BASE_URL, username: 'TEST'}
   const sizes = [SMALL, LARGE]
-  const dirs = sizes.map(legacyRecord)
+  const dirs = []
   try {
-    for (const [i, dir] of dirs.entries()) {
-      const started = performance.now()
-      const found = await refundsMade(dir, target, new Set([id(0)]))
-      if (found.size !== 1) throw new Error(`the import of ${sizes[i]} records lost the first`)
-      console.log(`refunds-made: the first look-up imports ${sizes[i].toLocaleString('en')} lines of an earlier gw's refunds-made.ndjson: ${(performance.now() - started).toFixed(0)} ms`)
-    }
+    for (const size of sizes) dirs.push(await record(size, keptTarget(target)))
     // The refunds on one card: some recorded (spread over the record), some not (made past gw).
     const wanted = (size) => new Set([...Array.from({length: 20}, (_, i) => id(Math.floor((i * size) / 20))), ...Array.from({length: 5}, (_, i) => `071-R-NOTMADE${i}`)])
     const times = sizes.map(() => [])
