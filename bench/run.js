@@ -13,6 +13,9 @@ const files = !only ? all : exact.length > 0 ? exact : all.filter((name) => name
 // os.tmpdir() reads TMPDIR on every call, and TEMP on Windows; the programs they start take it too.
 const run = mkdtempSync(join(tmpdir(), 'gw-bench-run-'))
 Object.assign(process.env, {TMPDIR: run, TEMP: run, TMP: run})
+const removeRun = () => rmSync(run, {recursive: true, force: true, maxRetries: 5})
+// Ctrl-C or a kill ends a run half-way: what it made goes too.
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => (removeRun(), process.exit(code)))
 try {
   for (const file of files.sort()) {
     console.log(`\n# ${file}`)
@@ -20,5 +23,5 @@ try {
     await bench()
   }
 } finally {
-  rmSync(run, {recursive: true, force: true, maxRetries: 5})
+  removeRun()
 }
