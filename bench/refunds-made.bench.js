@@ -19,17 +19,16 @@ const BASE_URL = 'https://gateway.example'
 const id = (i) => `071-R-${String(i).padStart(8, '0')}`
 
 /**
- * A data directory whose record holds `count` refunds, in gw's own tables (openRefundsMade) and
+ * A data directory whose record holds `count` refunds, in gw's own tables and statement (openRefundsMade, INSERT_REFUND_MADE) and
  * one transaction: recordRefundMade commits each refund to the disk, a million times too slow here.
  */
-async function record(count, target) {
-  const {openRefundsMade} = await tsImport('../src/batch/refunds-made.ts', import.meta.url)
+function record(count, target, {openRefundsMade, INSERT_REFUND_MADE}) {
   const dir = mkdtempSync(join(tmpdir(), 'gw-bench-refunds-made-'))
   const db = openRefundsMade(dir)
   try {
-    const insert = db.prepare('INSERT INTO refunds_made (refund, base_url, username, reference, transaction_id, purchase_id, purchase_reference, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    const insert = db.prepare(INSERT_REFUND_MADE)
     db.exec('BEGIN')
-    for (let i = 0; i < count; i++) insert.run(id(i), target.base_url, target.username, `order-${i}-R1`, `order-${i}`, `071-P-${String(i).padStart(8, '0')}`, `order-${i}`, '2026-11-17T00:00:00.000Z')
+    for (let i = 0; i < count; i++) insert.run(id(i), target.base_url, target.username, null, `order-${i}-R1`, `order-${i}`, `071-P-${String(i).padStart(8, '0')}`, `order-${i}`, '2026-11-17T00:00:00.000Z')
     db.exec('COMMIT')
   } finally {
     db.close()
@@ -38,13 +37,13 @@ async function record(count, target) {
 }
 
 export default async function bench() {
-  const {refundsMade} = await tsImport('../src/batch/refunds-made.ts', import.meta.url)
+  const made = await tsImport('../src/batch/refunds-made.ts', import.meta.url)
   const {keptTarget} = await tsImport('../src/batch/journal-identity.ts', import.meta.url)
   const target = {base_url: BASE_URL, username: 'TEST'}
   const sizes = [SMALL, LARGE]
   const dirs = []
   try {
-    for (const size of sizes) dirs.push(await record(size, keptTarget(target)))
+    for (const size of sizes) dirs.push(record(size, keptTarget(target), made))
     // The refunds on one card: some recorded (spread over the record), some not (made past gw).
     const wanted = (size) => new Set([...Array.from({length: 20}, (_, i) => id(Math.floor((i * size) / 20))), ...Array.from({length: 5}, (_, i) => `071-R-NOTMADE${i}`)])
     const times = sizes.map(() => [])
@@ -53,7 +52,7 @@ export default async function bench() {
         const ids = wanted(sizes[i])
         const started = performance.now()
         for (let n = 0; n < LOOKUPS; n++) {
-          const found = await refundsMade(dir, target, ids)
+          const found = await made.refundsMade(dir, target, ids)
           if (found.size !== 20) throw new Error(`found ${found.size} of 20 at ${sizes[i]}`)
         }
         times[i].push((performance.now() - started) / LOOKUPS)

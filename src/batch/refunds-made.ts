@@ -53,7 +53,7 @@ PRAGMA user_version = ${VERSION};
 `
 
 /** One refund's row; a refund recorded already is left as it was. */
-const INSERT_REFUND_MADE = `INSERT INTO refunds_made (refund, base_url, username, gateway_instance, reference, transaction_id, purchase_id, purchase_reference, at)
+export const INSERT_REFUND_MADE = `INSERT INTO refunds_made (refund, base_url, username, gateway_instance, reference, transaction_id, purchase_id, purchase_reference, at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`
 
 /** The rows of these refunds (a JSON array of ids) for this gateway and merchant, in the order recorded. */
