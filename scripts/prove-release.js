@@ -98,7 +98,11 @@ if (process.argv[1] === import.meta.filename) {
   const {values} = parseArgs({options: {target: {type: 'string'}, npm: {type: 'boolean'}, dir: {type: 'string', default: join(root, 'release')}}})
   const dir = resolve(values.dir)
   const scratch = mkdtempSync(join(tmpdir(), 'gw-proof-'))
-  const folder = (name) => (mkdirSync(join(scratch, name)), join(scratch, name))
+  const folder = (name) => {
+    const path = join(scratch, name)
+    mkdirSync(path)
+    return path
+  }
   try {
     if (values.npm) {
       const gw = installPackage(dir, folder('npm'))

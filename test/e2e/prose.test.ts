@@ -83,9 +83,17 @@ describe("each command's description before its flags, as gh prints it", () => {
 
   it('every command with a description: it comes before USAGE', async () => {
     // The built commands, as gw runs them: under vitest (NODE_ENV=test) oclif would look for their TypeScript and warn it found none.
+    // oclif's settings are global, and the files after this one in the worker share them: put back after the loads.
+    const transpiled = settings.enableAutoTranspile
     settings.enableAutoTranspile = false
-    const config = await Config.load(ROOT)
-    const Help = await loadHelpClass(config)
+    let config: Config
+    let Help: Awaited<ReturnType<typeof loadHelpClass>>
+    try {
+      config = await Config.load(ROOT)
+      Help = await loadHelpClass(config)
+    } finally {
+      settings.enableAutoTranspile = transpiled
+    }
     // GwHelp, as --help loads it: oclif's Help, whose (protected) formatCommand gives one command's help, as scripts/reference.js reads it.
     const help = new Help(config, {stripAnsi: true, maxWidth: 100}) as unknown as {formatCommand(command: Command.Loadable): string}
     const described = config.commands.filter((command) => !command.hidden && command.description)
