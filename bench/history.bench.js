@@ -7,7 +7,7 @@
 //   against the smaller, and against a raw undici Pool sending the same POSTs as a script of its own;
 // - a 3,000-row refund batch against `--rate-limit 100 --latency 20`: rows a second, and every row
 //   made once, counted at the gateway's request log.
-// BENCH_HISTORY_ONLY=cost|batch|limited runs one part. The batches' CPU time (user + sys, GNU time)
+// BENCH_HISTORY_ONLY=cost|batch|limited runs one part; BENCH_HISTORY_SCALE=0.01 runs each at a hundredth of its size. The batches' CPU time (user + sys, GNU time)
 // is printed beside their rates, per 1,000 rows: on cores other work shares, the rate follows it.
 // BENCH_GW_BASE names another gw's bin/run.js (a build of the commit before a change): each round
 // runs it too, on a gateway of its own, so a change is judged against its baseline in the same run.
@@ -24,6 +24,13 @@ const TIME = spawnSync('/usr/bin/time', ['--version']).status === 0
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3)
 const CONCURRENCY = 8
 const DAY = 86_400_000
+// Every size a multiple of 5, the refunds a purchase, and at least one purchase's.
+const SCALE = Number(process.env.BENCH_HISTORY_SCALE ?? 1)
+const scaled = (size) => Math.max(5, Math.round((size * SCALE) / 5) * 5)
+const COST_SIZES = [1_000, 10_000, 100_000].map(scaled)
+const BATCH_ROWS = [1_000, 10_000].map(scaled)
+const LIMITED_ROWS = scaled(3_000)
+const count = (n) => n.toLocaleString('en-US')
 
 function gw(sandbox, work, args, {stdin, run = GW} = {}) {
   const env = {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), XDG_CACHE_HOME: join(work, 'cache'), GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'}
@@ -65,7 +72,7 @@ async function withHistory(refunds, args = []) {
 
 async function refundCost() {
   const rows = []
-  for (const size of [1_000, 10_000, 100_000]) {
+  for (const size of COST_SIZES) {
     const {sandbox, work} = await withHistory(size)
     try {
       const before = await cursor(sandbox)
@@ -85,7 +92,7 @@ async function refundCost() {
   }
   const base = rows[0].ms
   for (const row of rows) {
-    console.log(`refund of a purchase with ${row.size.toLocaleString('en-US')} refunds since: ${row.requests} requests, ${row.ms.toFixed(0)} ms (${(row.ms / base).toFixed(2)}x the one at 1,000); the first look walked ${row.walked} requests in ${(row.firstMs / 1000).toFixed(1)} s`)
+    console.log(`refund of a purchase with ${count(row.size)} refunds since: ${row.requests} requests, ${row.ms.toFixed(0)} ms (${(row.ms / base).toFixed(2)}x the one at ${count(COST_SIZES[0])}); the first look walked ${row.walked} requests in ${(row.firstMs / 1000).toFixed(1)} s`)
   }
 }
 
@@ -100,7 +107,7 @@ async function batchRates() {
   const undici = createRequire(import.meta.url).resolve('undici')
   const rates = {}
   const perThousand = (runs, rows) => (median(runs.map((run) => run.cpu)) / rows) * 1000
-  for (const rows of [1_000, 10_000]) {
+  for (const rows of BATCH_ROWS) {
     const purchases = rows / 5
     const runs = {gw: [], base: [], pool: []}
     /** One batch of the rows on a gateway of its own: every batch meets the same history, purchases and refunds alike. */
@@ -124,17 +131,18 @@ async function batchRates() {
     const rate = (name) => median(runs[name].map((run) => rows / (run.ms / 1000)))
     rates[rows] = {gw: rate('gw'), pool: rate('pool')}
     const cpu = TIME ? `; CPU per 1,000 rows gw ${perThousand(runs.gw, rows).toFixed(2)} s, Pool script ${perThousand(runs.pool, rows).toFixed(2)} s (${(perThousand(runs.gw, rows) / perThousand(runs.pool, rows)).toFixed(2)}x)` : ''
-    console.log(`refund batch of ${rows.toLocaleString('en-US')} rows (5 a purchase): gw ${rates[rows].gw.toFixed(0)} rows/s, raw Pool script ${rates[rows].pool.toFixed(0)} rows/s: ${(rates[rows].gw / rates[rows].pool).toFixed(2)}x (goal >= 0.8x)${cpu}`)
+    console.log(`refund batch of ${count(rows)} rows (5 a purchase): gw ${rates[rows].gw.toFixed(0)} rows/s, raw Pool script ${rates[rows].pool.toFixed(0)} rows/s: ${(rates[rows].gw / rates[rows].pool).toFixed(2)}x (goal >= 0.8x)${cpu}`)
     if (BASE) {
       const baseCpu = TIME ? `; CPU per 1,000 rows ${perThousand(runs.base, rows).toFixed(2)} s` : ''
       console.log(`  baseline ${BASE}: ${rate('base').toFixed(0)} rows/s, ${(rate('base') / rates[rows].pool).toFixed(2)}x the Pool script${baseCpu}`)
     }
   }
-  console.log(`refund batch rate at 10,000 rows / at 1,000: ${(rates[10_000].gw / rates[1_000].gw).toFixed(2)}x (goal >= 0.9x)`)
+  const [small, large] = BATCH_ROWS
+  console.log(`refund batch rate at ${count(large)} rows / at ${count(small)}: ${(rates[large].gw / rates[small].gw).toFixed(2)}x (goal >= 0.9x)`)
 }
 
 async function rateLimited() {
-  const rows = 3_000
+  const rows = LIMITED_ROWS
   const sandbox = await startSandbox(['--processing-window-ms', '0', '--rate-limit', '100', '--latency', '20'])
   const work = mkdtempSync(join(tmpdir(), 'gw-bench-limited-'))
   try {
@@ -148,7 +156,7 @@ async function rateLimited() {
     for (const entry of requests) if (entry.method === 'POST' && entry.status === 200) made.set(entry.reference, (made.get(entry.reference) ?? 0) + 1)
     const once = [...made.values()].filter((count) => count === 1).length
     const refused = requests.filter((entry) => entry.status === 429).length
-    console.log(`refund batch of 3,000 rows against --rate-limit 100 --latency 20: ${(rows / (sent.ms / 1000)).toFixed(1)} rows/s (goal >= 85), ${requests.length} requests (${refused} answered 429), ${once} of ${rows} rows made once, ${made.size - once} more than once`)
+    console.log(`refund batch of ${count(rows)} rows against --rate-limit 100 --latency 20: ${(rows / (sent.ms / 1000)).toFixed(1)} rows/s (goal >= 85), ${requests.length} requests (${refused} answered 429), ${once} of ${rows} rows made once, ${made.size - once} more than once`)
     console.log(`  its summary: ${sent.stderr.trim().split('\n').filter((line) => /rate limited|refunds:/i.test(line)).join(' / ')}`)
   } finally {
     await sandbox.stop()

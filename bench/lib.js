@@ -1,6 +1,6 @@
 import {spawn, spawnSync} from 'node:child_process'
-import {mkdtempSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {mkdtempSync, readFileSync} from 'node:fs'
+import {loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 
 export const GW = join(import.meta.dirname, '..', 'bin', 'run.js')
@@ -18,6 +18,20 @@ export function measure(command, args, env, user) {
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed: ${result.stderr}`)
   const [userCpu, sysCpu, rss] = hasTime ? result.stderr.trim().split('\n').at(-1).split(' ').map(Number) : [NaN, NaN, NaN]
   return {ms, rss, cpu: userCpu + sysCpu}
+}
+
+/** A process's resident set size in KiB, read from Linux's /proc: NaN elsewhere, or once it has ended. */
+export function residentKiB(pid) {
+  try {
+    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1])
+  } catch {
+    return NaN
+  }
+}
+
+/** The machine's load over 1, 5 and 15 minutes, printed beside a rate that follows it (0 0 0 on Windows). */
+export function load() {
+  return loadavg().map((average) => average.toFixed(2)).join(' ')
 }
 
 export function median(values) {

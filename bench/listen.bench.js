@@ -12,7 +12,7 @@ import {mkdtempSync, readFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, median} from './lib.js'
+import {GW, median, residentKiB} from './lib.js'
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000)
 const CONCURRENCY = 16
@@ -101,13 +101,7 @@ async function load(url, count) {
 /** Samples a process's resident set size (Linux /proc) every 50 ms; KiB, or NaN elsewhere. */
 function sampleRss(pid) {
   const samples = []
-  const read = () => {
-    try {
-      samples.push(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]))
-    } catch {
-      samples.push(NaN)
-    }
-  }
+  const read = () => samples.push(residentKiB(pid))
   read()
   const timer = setInterval(read, 50)
   return {samples, stop: () => (clearInterval(timer), read())}

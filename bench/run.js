@@ -1,6 +1,6 @@
 // Runs every benchmark in bench/ (files named *.bench.js), one after another.
 // Each compares gw against a baseline measured in the same run and prints ratios, not verdicts.
-import {mkdtempSync, readdirSync, rmSync} from 'node:fs'
+import {chmodSync, mkdtempSync, readdirSync, rmSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -12,6 +12,8 @@ const files = !only ? all : exact.length > 0 ? exact : all.filter((name) => name
 // What the benchmarks make (homes, batches, histories) goes into one folder, removed at the end.
 // os.tmpdir() reads TMPDIR on every call, and TEMP on Windows; the programs they start take it too.
 const run = mkdtempSync(join(tmpdir(), 'gw-bench-run-'))
+// Searchable by all, as /tmp is: the start-up bench runs a read-only install as nobody from inside it.
+chmodSync(run, 0o711)
 Object.assign(process.env, {TMPDIR: run, TEMP: run, TMP: run})
 const removeRun = () => rmSync(run, {recursive: true, force: true, maxRetries: 5})
 // Ctrl-C or a kill ends a run half-way: what it made goes too.

@@ -2,6 +2,7 @@
 // does the same GET with node:http, all alternating in one run, medians and ratios to node's bare
 // start. gw purchase get/create talk to a local gateway started for the run. With a proxy variable
 // set, gw also loads undici's proxy agent (the local gateway itself is still reached directly).
+// gw from a clone runs from a copy of its build (cloneCopy), whose caches the bench may remove.
 // Goals: gw from a clone: --version and --help at most 3x node; purchase get and purchase
 // create at most 5x. The single executable (release/, built here by
 // scripts/package.js when older than the build): purchase get at most 2.0x, --version at most 1.3x;
@@ -16,17 +17,15 @@
 // floor (BENCH_OLD_NODE names one), the clone's `gw --version` under it, which names the pinned
 // Node without starting it, is measured against that node's own `node -e 0`: at most 1.5x.
 import {execFileSync, spawnSync} from 'node:child_process'
-import {accessSync, chmodSync, constants, existsSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync} from 'node:fs'
+import {accessSync, chmodSync, constants, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, symlinkSync} from 'node:fs'
 import {createRequire} from 'node:module'
 import {tmpdir} from 'node:os'
 import {delimiter, join} from 'node:path'
-import {GW, measure, median, startSandbox} from './lib.js'
+import {measure, median, startSandbox} from './lib.js'
 
 const ROOT = join(import.meta.dirname, '..')
 const DIST = join(ROOT, 'dist')
 const CACHE_NAME = `gw.cjs.${process.version}-${process.arch}.cache`
-const forgetCodeCache = () => rmSync(join(DIST, CACHE_NAME), {force: true})
-const forgetSavedHelp = () => readdirSync(DIST).filter((name) => name.startsWith('root-help-')).forEach((name) => rmSync(join(DIST, name)))
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 15)
 const GOALS = {
@@ -50,6 +49,7 @@ http.get(url + '/v1.0/purchases/' + encodeURIComponent(id), {headers: {authoriza
 `
 
 export default async function bench() {
+  const {gw: GW, forgetCodeCache, forgetSavedHelp} = cloneCopy()
   const older = olderNode()
   const executable = currentExecutable()
   const installs = installPackage()
@@ -134,6 +134,22 @@ export default async function bench() {
   }
 }
 
+/**
+ * The clone's gw copied with what it starts from (its node_modules linked), to run and to forget
+ * the code cache and saved help of: not under the tests or the gw runs that share the clone.
+ */
+function cloneCopy() {
+  const copy = mkdtempSync(join(tmpdir(), 'gw-bench-clone-'))
+  for (const part of ['bin', 'dist', 'docs', 'oclif.manifest.json', 'package.json']) cpSync(join(ROOT, part), join(copy, part), {recursive: true})
+  symlinkSync(join(ROOT, 'node_modules'), join(copy, 'node_modules'), 'junction')
+  const dist = join(copy, 'dist')
+  return {
+    gw: join(copy, 'bin', 'run.js'),
+    forgetCodeCache: () => rmSync(join(dist, CACHE_NAME), {force: true}),
+    forgetSavedHelp: () => readdirSync(dist).filter((name) => name.startsWith('root-help-')).forEach((name) => rmSync(join(dist, name))),
+  }
+}
+
 /** BENCH_OLD_NODE, else the first node on PATH older than gw's floor (bin/relaunch.js), with its version; undefined where there is none. */
 function olderNode() {
   const {belowFloor} = createRequire(import.meta.url)(join(ROOT, 'bin', 'relaunch.js'))
@@ -189,6 +205,8 @@ function installPackage() {
   if (!asRoot) for (const {dir} of [readOnly, otherNode]) execFileSync('chmod', ['-R', 'a-w', dir])
   const home = mkdtempSync(join(tmpdir(), 'gw-bench-home-'))
   if (user) execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, home])
+  // nobody cannot enter a clone in root's home or under mktemp -d: it runs a copy of this node, first on its PATH.
+  const path = user ? [nodeForAnyone(work), process.env.PATH].join(delimiter) : process.env.PATH
   // The writable install's user gets an empty home too, so only who can write differs.
   const ownerHome = mkdtempSync(join(tmpdir(), 'gw-bench-home-'))
   return {
@@ -198,6 +216,16 @@ function installPackage() {
     otherNode: otherNode.bin,
     user,
     asUser: asRoot ? ' (as nobody)' : ' (chmod a-w)',
-    home: () => ({HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache')}),
+    home: () => ({HOME: home, XDG_CONFIG_HOME: join(home, 'config'), XDG_CACHE_HOME: join(home, 'cache'), PATH: path}),
   }
+}
+
+/** A folder in `work` (which anyone can enter) holding a copy of this node that anyone can run. */
+function nodeForAnyone(work) {
+  const dir = join(work, 'node')
+  mkdirSync(dir)
+  chmodSync(dir, 0o755)
+  copyFileSync(process.execPath, join(dir, 'node'))
+  chmodSync(join(dir, 'node'), 0o755)
+  return dir
 }

@@ -5,7 +5,7 @@
  * (`GW_TEST_SLOW=1`). Each runs in CI, or where its variable is set. Left out, it says so once,
  * naming the variable.
  */
-export function runsInCiOr(variable: 'GW_TEST_RELEASE' | 'GW_TEST_FIRST_INSTALL' | 'GW_TEST_SLOW', what: string): boolean {
+export function runsInCiOr(variable: 'GW_TEST_RELEASE' | 'GW_TEST_FIRST_INSTALL' | 'GW_TEST_SLOW' | 'GW_TEST_BENCH', what: string): boolean {
   const runs = Boolean(process.env.CI || process.env[variable])
   if (!runs) console.warn(`Skipping ${what}: it runs only in CI or with ${variable}=1`)
   return runs
