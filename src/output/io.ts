@@ -53,51 +53,58 @@ export interface Io {
   outReady(): Promise<void>
 }
 
-export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}): Io {
+/** The streams an Io writes and reads: the process's own (read when used: a test's gw thread puts its own in their place), or a unit test's stand-ins. */
+export interface Stdio {
+  readonly stdout: NodeJS.WriteStream & {readonly fd?: number}
+  readonly stderr: NodeJS.WriteStream
+  readonly stdin: NodeJS.ReadStream
+}
+
+export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}, stdio: Stdio = process): Io {
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== ''
   // gh's GH_FORCE_TTY: terminal output (tables, colour) in a pipe, `| less -R` say; a number or a percentage sets the width.
   const forced = env.GW_FORCE_TTY !== undefined && env.GW_FORCE_TTY !== ''
-  const isStdoutTTY = forced || Boolean(process.stdout.isTTY)
-  const isStderrTTY = Boolean(process.stderr.isTTY)
+  const isStdoutTTY = forced || Boolean(stdio.stdout.isTTY)
+  const isStderrTTY = Boolean(stdio.stderr.isTTY)
   const chatty = isStderrTTY && !env.CI
   // process.stdin is made when first read: for a file (`< /dev/null`, cron) an fs.ReadStream, which
   // loads nine of Node's modules (its fs streams and promises, readline); for a pipe, a socket. So
   // it is asked only by what reads stdin or may prompt, not by every command that makes an Io.
   let stdinTTY: boolean | undefined
-  const isStdinTTY = () => (stdinTTY ??= Boolean(process.stdin.isTTY))
-  const writeErr = watchStderr()
+  const isStdinTTY = () => (stdinTTY ??= Boolean(stdio.stdin.isTTY))
+  const writeErr = watchStderr(stdio.stderr)
   const footer = statusLine(writeErr)
-  const {failure, onFailure} = watchStdout()
-  const stdoutDrained = drainWaiter(process.stdout)
+  const {failure, onFailure} = watchStdout(stdio.stdout)
+  const stdoutDrained = drainWaiter(stdio.stdout)
   const write = (text: string) => {
-    if (!failure()) process.stdout.write(text)
+    if (!failure()) stdio.stdout.write(text)
   }
   const io: Omit<Io, 'isStdinTTY'> = {
     out: (text) => (isStdoutTTY ? footer.around(() => write(text)) : write(text)),
     err: (text) => (text ? footer.around(() => writeErr(forPeople(text))) : undefined),
     status: (line) => (isStderrTTY ? footer.set(line) : undefined),
-    readStdin,
-    stdinChunks: () => process.stdin,
+    readStdin: () => readStdin(stdio.stdin),
+    stdinChunks: () => stdio.stdin,
     isStdoutTTY,
     isStderrTTY,
     color: isStdoutTTY && !noColor,
     errColor: isStderrTTY && !noColor,
-    columns: forcedWidth(env.GW_FORCE_TTY, terminalWidth(env.COLUMNS, process.stdout.columns)),
+    columns: forcedWidth(env.GW_FORCE_TTY, terminalWidth(env.COLUMNS, stdio.stdout.columns)),
     chatty,
-    progress: progressShown(chatty, stdoutKind),
+    progress: progressShown(chatty, () => stdoutKind(stdio.stdout)),
     // A CI job that happens to have a terminal must not wait for an answer nobody will type.
     canPrompt: () => !noInput && !env.CI && isStderrTTY && isStdinTTY(),
     // The write's own callback, not a second empty write: that would be a write(2) of its own.
-    outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => process.stdout.write(text, (err) => resolve(!err)))),
+    outWritten: (text) => (failure() ? Promise.resolve(false) : new Promise((resolve) => stdio.stdout.write(text, (err) => resolve(!err)))),
     onOutClosed: onFailure,
     outFailure: failure,
-    outReady: () => (failure() || !process.stdout.writableNeedDrain ? Promise.resolve() : stdoutDrained()),
+    outReady: () => (failure() || !stdio.stdout.writableNeedDrain ? Promise.resolve() : stdoutDrained()),
     // No pager here (pager.ts wraps this Io in one): a terminal shows the lines as they come, and nothing is left to end.
     page: () => Promise.resolve(),
     close: () => Promise.resolve(),
     // What is buffered drains first; then a turn of the event loop lets a failure already met be told.
     flushOut: async () => {
-      if (!failure() && process.stdout.writableLength > 0) await stdoutDrained()
+      if (!failure() && stdio.stdout.writableLength > 0) await stdoutDrained()
       await new Promise((resolve) => setImmediate(resolve))
     },
   }
@@ -120,10 +127,11 @@ export function progressShown(chatty: boolean, stdout: () => StdoutKind): boolea
 }
 
 /** stdout's kind, from the descriptor itself (not GW_FORCE_TTY's word): asked only where stderr is a terminal, so one fstat at most. */
-function stdoutKind(): StdoutKind {
-  if (process.stdout.isTTY) return 'terminal'
+function stdoutKind(stdout: Stdio['stdout']): StdoutKind {
+  if (stdout.isTTY) return 'terminal'
   try {
-    return fstatSync(1).isFile() ? 'file' : 'pipe or other'
+    // A stream with no descriptor of its own (a test's stand-in) is not a file.
+    return fstatSync(stdout.fd ?? -1).isFile() ? 'file' : 'pipe or other'
   } catch {
     return 'pipe or other'
   }
@@ -168,16 +176,25 @@ export function drainWaiter(stream: NodeJS.WritableStream): () => Promise<void> 
   return () => (pending ??= drained())
 }
 
-/** GW_FORCE_TTY=120 is 120 columns, GW_FORCE_TTY=50% half the terminal's; any other value keeps the width. */
+/** The narrowest a table is drawn: a smaller number in GW_FORCE_TTY is a switch (1), not a width. */
+const NARROWEST = 20
+
+/** GW_FORCE_TTY=120 is 120 columns, GW_FORCE_TTY=50% half the terminal's (at least 20); any other value, 1 and yes among them, keeps the width. */
 function forcedWidth(forced: string | undefined, width: number): number {
   const match = /^\s*(\d+)(%?)\s*$/.exec(forced ?? '')
-  if (!match || Number(match[1]) === 0) return width
-  return Math.max(20, match[2] ? Math.floor((width * Number(match[1])) / 100) : Number(match[1]))
+  if (!match) return width
+  const value = Number(match[1])
+  if (!match[2]) return value >= NARROWEST ? value : width
+  return value === 0 ? width : Math.max(NARROWEST, Math.floor((width * value) / 100))
 }
 
-/** Why stdout failed, once it did, for every Io of the process; and who is told. */
-let stdoutFailure: NodeJS.ErrnoException | undefined
-const stdoutListeners: ((err: NodeJS.ErrnoException) => void)[] = []
+/** Why a stdout failed, once it did, for every Io that writes it; and who is told. */
+interface OutFailure {
+  failure?: NodeJS.ErrnoException
+  readonly listeners: ((err: NodeJS.ErrnoException) => void)[]
+}
+
+const outFailures = new WeakMap<NodeJS.WritableStream, OutFailure>()
 
 /**
  * A write to stdout that fails (EPIPE: its reader went away; ENOSPC: `> /dev/full`) says so on
@@ -185,22 +202,32 @@ const stdoutListeners: ((err: NodeJS.ErrnoException) => void)[] = []
  * with an uncaught exception and a page of minified source on stderr: its listener is replaced by
  * one that keeps the failure and tells whoever asked, once.
  */
-function watchStdout(): {failure: () => NodeJS.ErrnoException | undefined; onFailure: (listener: (err: NodeJS.ErrnoException) => void) => void} {
-  if (!process.stdout.listeners('error').includes(keepFailure)) {
-    process.stdout.removeAllListeners('error')
-    process.stdout.on('error', keepFailure)
-  }
+function watchStdout(stdout: NodeJS.WritableStream): {failure: () => NodeJS.ErrnoException | undefined; onFailure: (listener: (err: NodeJS.ErrnoException) => void) => void} {
+  const watched = outFailures.get(stdout) ?? outFailureOf(stdout)
   return {
-    failure: () => stdoutFailure,
+    failure: () => watched.failure,
     onFailure(listener) {
-      if (stdoutFailure) listener(stdoutFailure)
-      else stdoutListeners.push(listener)
+      if (watched.failure) listener(watched.failure)
+      else watched.listeners.push(listener)
     },
   }
 }
 
-/** Whether stderr could not be written, once it could not: for every Io of the process. */
-let stderrFailed = false
+/** stdout's failure kept from its first 'error' on, in place of every listener before (oclif's). */
+function outFailureOf(stdout: NodeJS.WritableStream): OutFailure {
+  const made: OutFailure = {listeners: []}
+  stdout.removeAllListeners('error')
+  stdout.on('error', (err: NodeJS.ErrnoException) => {
+    if (made.failure) return
+    made.failure = err
+    for (const listener of made.listeners.splice(0)) listener(err)
+  })
+  outFailures.set(stdout, made)
+  return made
+}
+
+/** The stderrs watched, each with whether it could not be written once: for every Io that writes it. */
+const errFailures = new WeakMap<NodeJS.WritableStream, {failed: boolean}>()
 
 /**
  * A writer of stderr that a failure ends quietly: a full disk (`2>> gw.log`), a reader gone. gw
@@ -208,21 +235,18 @@ let stderrFailed = false
  * purchase exits 0). Unwatched, the failure ended gw with exit 1, which a script reads as "try
  * again".
  */
-function watchStderr(): (text: string) => void {
-  if (!process.stderr.listeners('error').includes(keepStderrFailure)) process.stderr.on('error', keepStderrFailure)
+function watchStderr(stderr: NodeJS.WritableStream): (text: string) => void {
+  const watched = errFailures.get(stderr) ?? errFailureOf(stderr)
   return (text) => {
-    if (!stderrFailed) process.stderr.write(text)
+    if (!watched.failed) stderr.write(text)
   }
 }
 
-function keepStderrFailure(): void {
-  stderrFailed = true
-}
-
-function keepFailure(err: NodeJS.ErrnoException): void {
-  if (stdoutFailure) return
-  stdoutFailure = err
-  for (const listener of stdoutListeners.splice(0)) listener(err)
+function errFailureOf(stderr: NodeJS.WritableStream): {failed: boolean} {
+  const made = {failed: false}
+  stderr.on('error', () => (made.failed = true))
+  errFailures.set(stderr, made)
+  return made
 }
 
 function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {
@@ -232,9 +256,9 @@ function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undef
 }
 
 /** stdin whole, as UTF-8: bytes that are not are refused naming their line, never read as U+FFFD. */
-async function readStdin(): Promise<string> {
+async function readStdin(stdin: NodeJS.ReadStream): Promise<string> {
   const chunks: Buffer[] = []
-  for await (const chunk of process.stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
+  for await (const chunk of stdin) chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk)
   const decoded = decodeUtf8(Buffer.concat(chunks))
   if ('line' in decoded) throw new UsageError(`stdin line ${decoded.line} holds bytes that are not UTF-8, and nothing was sent`, 'Give the text as UTF-8.')
   return decoded.text

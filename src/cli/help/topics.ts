@@ -63,7 +63,7 @@ ${columns([
   ['NO_PROXY', 'hosts reached directly, comma-separated (either case)'],
   ['NODE_EXTRA_CA_CERTS', 'PEM file of extra certificate authorities to trust'],
   ['NO_COLOR', 'set and not empty: no colour, even on a terminal'],
-  ['GW_FORCE_TTY', 'set and not empty: print for a terminal (tables, colour) even in a pipe; a number (120) or a percentage (50%) sets the width'],
+  ['GW_FORCE_TTY', 'set and not empty: print for a terminal (tables, colour) even in a pipe; a width of 20 or more (120) or a percentage (50%) sets the width'],
   ['GW_PAGER, PAGER', 'the pager a table longer than the terminal goes through, GW_PAGER first; default less -FRX (LESS=FRX when LESS is unset); cat or empty: none. Never in a pipe'],
   ['CI', 'set: no progress or success notes on stderr, no prompts, and no update notice'],
   ['GW_NO_UPDATE_NOTIFIER', 'set and not empty: never say that a newer gw is out, nor ask npm once a day (only ever asked at a terminal)'],
