@@ -226,8 +226,9 @@ function outFailureOf(stdout: NodeJS.WritableStream): OutFailure {
   return made
 }
 
-/** The stderrs watched, each with whether it could not be written once: for every Io that writes it. */
-const errFailures = new WeakMap<NodeJS.WritableStream, {failed: boolean}>()
+/** The stderrs watched, and those that could not be written once: for every Io that writes them. */
+const watchedErrs = new WeakSet<NodeJS.WritableStream>()
+const failedErrs = new WeakSet<NodeJS.WritableStream>()
 
 /**
  * A writer of stderr that a failure ends quietly: a full disk (`2>> gw.log`), a reader gone. gw
@@ -236,23 +237,20 @@ const errFailures = new WeakMap<NodeJS.WritableStream, {failed: boolean}>()
  * again".
  */
 function watchStderr(stderr: NodeJS.WritableStream): (text: string) => void {
-  const watched = errFailures.get(stderr) ?? errFailureOf(stderr)
-  return (text) => {
-    if (!watched.failed) stderr.write(text)
+  if (!watchedErrs.has(stderr)) {
+    stderr.on('error', () => failedErrs.add(stderr))
+    watchedErrs.add(stderr)
   }
-}
-
-function errFailureOf(stderr: NodeJS.WritableStream): {failed: boolean} {
-  const made = {failed: false}
-  stderr.on('error', () => (made.failed = true))
-  errFailures.set(stderr, made)
-  return made
+  return (text) => {
+    if (!failedErrs.has(stderr)) stderr.write(text)
+  }
 }
 
 function terminalWidth(fromEnv: string | undefined, fromTerminal: number | undefined): number {
   const columns = Number(fromEnv)
   if (fromEnv && Number.isInteger(columns) && columns > 0) return columns
-  return fromTerminal && fromTerminal > 0 ? fromTerminal : 80
+  const own = fromTerminal ?? 0
+  return own > 0 ? own : 80
 }
 
 /** stdin whole, as UTF-8: bytes that are not are refused naming their line, never read as U+FFFD. */

@@ -1,5 +1,5 @@
 import {closeSync, openSync} from 'node:fs'
-import {tmpdir} from 'node:os'
+import {devNull, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Readable, Writable} from 'node:stream'
 import {describe, expect, it} from 'vitest'
@@ -78,6 +78,7 @@ describe('processIo: what the streams are', () => {
     ['COLUMNS empty: the terminal', {COLUMNS: ''}, 132, 132],
     ['no terminal, no COLUMNS: 80', {}, undefined, 80],
     ['a terminal of width 0: 80', {}, 0, 80],
+    ['a terminal of a width below 0: 80', {}, -1, 80],
     ['GW_FORCE_TTY=120: 120', {GW_FORCE_TTY: '120'}, 132, 120],
     ['GW_FORCE_TTY= 90 : 90', {GW_FORCE_TTY: ' 90 '}, 132, 90],
     ['GW_FORCE_TTY=50%: half the terminal, rounded down', {GW_FORCE_TTY: '50%'}, 133, 66],
@@ -87,7 +88,8 @@ describe('processIo: what the streams are', () => {
     ['GW_FORCE_TTY=0%: the width as it was', {GW_FORCE_TTY: '0%'}, 132, 132],
     ['GW_FORCE_TTY=0: the width as it was', {GW_FORCE_TTY: '0'}, 132, 132],
     ['GW_FORCE_TTY=1 (a switch, as the help shows it): the width as it was', {GW_FORCE_TTY: '1', COLUMNS: '70'}, 132, 70],
-    ['GW_FORCE_TTY=1x: the width as it was', {GW_FORCE_TTY: '1x'}, 132, 132],
+    ['GW_FORCE_TTY=120x: the width as it was', {GW_FORCE_TTY: '120x'}, 132, 132],
+    ['GW_FORCE_TTY=x120: the width as it was', {GW_FORCE_TTY: 'x120'}, 132, 132],
   ])('the width: %s', (_, env, columns, width) => {
     expect(made({env, out: standIn({columns})}).io.columns).toBe(width)
   })
@@ -123,8 +125,19 @@ describe('processIo: what the streams are', () => {
   it('no progress line: stdout a pipe or a stream of no descriptor, or no person watching', () => {
     expect(made({out: standIn(), err: standIn({tty: true})}).io.progress).toBe(false)
     expect(made({out: standIn({fd: 987_654}), err: standIn({tty: true})}).io.progress).toBe(false)
+    const device = openSync(devNull, 'w')
+    try {
+      expect(made({out: standIn({fd: device}), err: standIn({tty: true})}).io.progress).toBe(false)
+    } finally {
+      closeSync(device)
+    }
     expect(made({out: standIn({tty: true}), err: standIn({tty: false})}).io.progress).toBe(false)
     expect(made({env: {CI: '1'}, out: standIn({tty: true}), err: standIn({tty: true})}).io.progress).toBe(false)
+  })
+
+  it('may prompt by default, where nothing says --no-input', () => {
+    const stdio: Stdio = {stdout: standIn().stream, stderr: standIn({tty: true}).stream, stdin: stdin([], true)}
+    expect(processIo({}, {}, stdio).canPrompt()).toBe(true)
   })
 
   it.each<[string, {noInput?: boolean; env?: NodeJS.ProcessEnv; stderr?: boolean; stdin?: boolean}, boolean]>([
