@@ -1,8 +1,7 @@
 // Runs every benchmark in bench/ (files named *.bench.js), one after another.
 // Each compares gw against a baseline measured in the same run and prints ratios, not verdicts.
-import {chmodSync, mkdtempSync, readdirSync, rmSync} from 'node:fs'
-import {tmpdir} from 'node:os'
-import {join} from 'node:path'
+import {readdirSync, rmSync} from 'node:fs'
+import {useRunFolder} from '../scripts/run-folder.js'
 
 const only = process.argv[2]
 const all = readdirSync(import.meta.dirname).filter((name) => name.endsWith('.bench.js'))
@@ -10,11 +9,8 @@ const all = readdirSync(import.meta.dirname).filter((name) => name.endsWith('.be
 const exact = all.filter((name) => name === `${only}.bench.js`)
 const files = !only ? all : exact.length > 0 ? exact : all.filter((name) => name.includes(only))
 // What the benchmarks make (homes, batches, histories) goes into one folder, removed at the end.
-// os.tmpdir() reads TMPDIR on every call, and TEMP on Windows; the programs they start take it too.
-const run = mkdtempSync(join(tmpdir(), 'gw-bench-run-'))
 // Searchable by all, as /tmp is: the start-up bench runs a read-only install as nobody from inside it.
-chmodSync(run, 0o711)
-Object.assign(process.env, {TMPDIR: run, TEMP: run, TMP: run})
+const run = useRunFolder('gw-bench-run-', 0o711)
 const removeRun = () => rmSync(run, {recursive: true, force: true, maxRetries: 5})
 // Ctrl-C or a kill ends a run half-way: what it made goes too.
 for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) process.once(signal, () => (removeRun(), process.exit(code)))

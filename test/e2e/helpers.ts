@@ -55,8 +55,8 @@ export function baseEnv(extra: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   // No update notice, nor its check of the registry (src/cli/update-notice.ts), but where a test asks for them (GW_NO_UPDATE_NOTIFIER: undefined).
   // A run under libfaketime keeps its date in what it spawns (CONTRIBUTING.md, Dates).
   const faked = {LD_PRELOAD: process.env.LD_PRELOAD, FAKETIME: process.env.FAKETIME}
-  // The run's temporary folder (test/run-folder.ts): what a spawned program leaves there goes with the run.
-  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...faked, ...extra}
+  // The run's temporary folder (test/run-folder.ts; TEMP and TMP on Windows): what a spawned program leaves there goes with the run.
+  const env: NodeJS.ProcessEnv = {PATH: process.env.PATH, TMPDIR: process.env.TMPDIR, TEMP: process.env.TEMP, TMP: process.env.TMP, NODE_OPTIONS: '', GW_NO_UPDATE_NOTIFIER: '1', ...faked, ...extra}
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete env[key]
   return env
 }

@@ -1,24 +1,31 @@
-import {existsSync, mkdirSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
 import runFolder from '../../run-folder.js'
 
-const before = {TMPDIR: process.env.TMPDIR, TMUX_TMPDIR: process.env.TMUX_TMPDIR}
-afterEach(() => Object.assign(process.env, before))
+const before = {TMPDIR: process.env.TMPDIR, TEMP: process.env.TEMP, TMP: process.env.TMP, TMUX_TMPDIR: process.env.TMUX_TMPDIR}
+afterEach(() => {
+  for (const [name, value] of Object.entries(before)) {
+    if (value === undefined) delete process.env[name]
+    else process.env[name] = value
+  }
+})
 
 describe("a run's temporary folder (test/run-folder.ts)", () => {
   it('is the temporary folder of this worker, and tmux keeps its sockets there too', () => {
     expect(basename(tmpdir())).toMatch(/^gw-test-run-/)
-    expect(process.env.TMUX_TMPDIR).toBe(tmpdir())
+    expect([process.env.TEMP, process.env.TMP, process.env.TMUX_TMPDIR]).toEqual([tmpdir(), tmpdir(), tmpdir()])
   })
 
-  it('is made in the temporary folder, named for tmux and os.tmpdir(), and removed with what is in it', () => {
+  it('is made in the temporary folder, named for tmux and os.tmpdir() (TEMP and TMP on Windows), and removed with what is in it', () => {
     const remove = runFolder()
     const run = process.env.TMPDIR!
     expect(dirname(run)).toBe(before.TMPDIR)
-    expect(process.env.TMUX_TMPDIR).toBe(run)
+    expect([process.env.TEMP, process.env.TMP, process.env.TMUX_TMPDIR]).toEqual([run, run, run])
     expect(tmpdir()).toBe(run)
+    // Anyone may make a folder in it, as in /tmp: the tests that run gw as another user do.
+    if (process.platform !== 'win32') expect(statSync(run).mode & 0o7777).toBe(0o1777)
     mkdirSync(join(run, 'tmux-0'))
     writeFileSync(join(run, 'tmux-0', 'gw-test-1'), '')
     remove()
