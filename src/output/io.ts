@@ -62,7 +62,7 @@ export interface Stdio {
 
 export function processIo(env: NodeJS.ProcessEnv = process.env, {noInput = false} = {}, stdio: Stdio = process): Io {
   const noColor = env.NO_COLOR !== undefined && env.NO_COLOR !== ''
-  // gh's GH_FORCE_TTY: terminal output (tables, colour) in a pipe, `| less -R` say; a number or a percentage sets the width.
+  // gh's GH_FORCE_TTY: terminal output (tables, colour) in a pipe, `| less -R` say; a width of 20 or more, or a percentage, sets the width (forcedWidth).
   const forced = env.GW_FORCE_TTY !== undefined && env.GW_FORCE_TTY !== ''
   const isStdoutTTY = forced || Boolean(stdio.stdout.isTTY)
   const isStderrTTY = Boolean(stdio.stderr.isTTY)
