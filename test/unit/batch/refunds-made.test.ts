@@ -113,6 +113,15 @@ describe('recordRefundMade and refundsMade', () => {
     expect((await refundsMade(dir, target, new Set(['071-R-AAAA0001']), () => false)).size).toBe(0)
   })
 
+  it('a refund made where the gateway named no run of its data (the live one) is found whatever holds; one that named its run is found where nothing asks which', async () => {
+    const dir = dataDir()
+    recordRefundMade(dir, target, {refund: refund('071-R-AAAA0001'), transactionId: 'order-1'})
+    recordRefundMade(dir, target, {refund: refund('071-R-AAAA0002'), transactionId: 'order-2', gatewayInstance: 'run-1'})
+    const ids = new Set(['071-R-AAAA0001', '071-R-AAAA0002'])
+    expect([...(await refundsMade(dir, target, ids, () => false)).keys()]).toEqual(['071-R-AAAA0001'])
+    expect([...(await refundsMade(dir, target, ids)).keys()]).toEqual(['071-R-AAAA0001', '071-R-AAAA0002'])
+  })
+
   it('a merchant or a gateway address that reads as a card number is kept masked, the merchant by its key: two that mask alike stay two', async () => {
     const dir = dataDir()
     const first = journalTarget('https://gateway.example/', '4111111111111111')
