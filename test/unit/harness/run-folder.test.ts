@@ -1,8 +1,8 @@
-import {existsSync, mkdirSync, statSync, writeFileSync} from 'node:fs'
+import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
-import runFolder from '../../run-folder.js'
+import runFolder, {removeDeadRuns} from '../../run-folder.js'
 
 const before = {TMPDIR: process.env.TMPDIR, TEMP: process.env.TEMP, TMP: process.env.TMP, TMUX_TMPDIR: process.env.TMUX_TMPDIR}
 afterEach(() => {
@@ -30,5 +30,31 @@ describe("a run's temporary folder (test/run-folder.ts)", () => {
     writeFileSync(join(run, 'tmux-0', 'gw-test-1'), '')
     remove()
     expect(existsSync(run)).toBe(false)
+  })
+
+  it("is named for the process that made it, so that a killed run's folder can be told", () => {
+    const remove = runFolder()
+    try {
+      expect(basename(process.env.TMPDIR!)).toMatch(new RegExp(`^gw-test-run-${process.pid}-\\w{6}$`))
+    } finally {
+      remove()
+    }
+  })
+
+  it('removes the folders of runs that ended, and leaves those of runs that go on and anything else', () => {
+    const parent = mkdtempSync(join(tmpdir(), 'dead-runs-'))
+    try {
+      const names = ['gw-test-run-101-aaaaaa', 'gw-test-run-202-bbbbbb', `gw-test-run-${process.pid}-cccccc`, 'gw-test-run-dddddd', 'gw-test-run-303', 'other-404-eeeeee']
+      for (const name of names) {
+        mkdirSync(join(parent, name, 'home'), {recursive: true})
+        writeFileSync(join(parent, name, 'home', 'journal'), '')
+      }
+      // 202 runs; 101 and 303 do not; this process's own pid, named before it made a folder, is a dead run's that had it first.
+      const removed = removeDeadRuns(parent, {isRunning: (pid) => pid === 202 || pid === process.pid})
+      expect(removed.sort()).toEqual(['gw-test-run-101-aaaaaa', `gw-test-run-${process.pid}-cccccc`].sort())
+      expect(readdirSync(parent).sort()).toEqual(['gw-test-run-202-bbbbbb', 'gw-test-run-303', 'gw-test-run-dddddd', 'other-404-eeeeee'])
+    } finally {
+      rmSync(parent, {recursive: true, force: true})
+    }
   })
 })
