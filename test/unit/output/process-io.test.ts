@@ -1,4 +1,4 @@
-import {closeSync, openSync} from 'node:fs'
+import {closeSync, openSync, rmSync} from 'node:fs'
 import {devNull, tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Readable, Writable} from 'node:stream'
@@ -114,11 +114,13 @@ describe('processIo: what the streams are', () => {
 
   it('a progress line: stdout a terminal, or a regular file, where a person watches stderr', () => {
     expect(made({out: standIn({tty: true}), err: standIn({tty: true})}).io.progress).toBe(true)
-    const file = openSync(join(tmpdir(), `process-io-${process.pid}.ndjson`), 'w')
+    const path = join(tmpdir(), `process-io-${process.pid}.ndjson`)
+    const file = openSync(path, 'w')
     try {
       expect(made({out: standIn({fd: file}), err: standIn({tty: true})}).io.progress).toBe(true)
     } finally {
       closeSync(file)
+      rmSync(path)
     }
   })
 
