@@ -55,6 +55,12 @@ describeInBothDialects('gw purchase create', () => {
     expect(Math.max(...forced.stdout.split('\n').map((line) => line.length))).toBeLessThanOrEqual(60)
     const several = await sandbox.gw(['purchase', 'get', reference, (created.json as {id: string}).id], {env: {GW_FORCE_TTY: 'yes', NO_COLOR: '1'}})
     expect(several.stdout).toContain('┌')
+    // 1 is a switch, not a width: the table takes the terminal's (COLUMNS), as a table 20 wide would not.
+    const switched = await sandbox.gw(['purchase', 'get', reference, (created.json as {id: string}).id], {env: {GW_FORCE_TTY: '1', COLUMNS: '100', NO_COLOR: '1'}})
+    const widest = Math.max(...switched.stdout.split('\n').map((line) => line.length))
+    expect(switched.stdout).toContain('┌')
+    expect(widest).toBeGreaterThan(40)
+    expect(widest).toBeLessThanOrEqual(100)
   })
 
   it('prints --json to a pipe as one compact line too, so >> log.ndjson stays NDJSON', async () => {
