@@ -8,7 +8,7 @@ import {runsInCiOr} from './slow-gates.js'
 // Each benchmark in bench/, run as `npm run bench NAME` runs it but at its smallest: a benchmark
 // nothing runs goes stale unseen (refunds-made did, when the format it wrote was removed). The
 // figures at these sizes mean nothing; what counts is that each part runs to its end and prints
-// its lines, and leaves nothing behind.
+// its lines, and leaves nothing behind and the build whole.
 const root = join(import.meta.dirname, '..', '..')
 const wanted = runsInCiOr('GW_TEST_BENCH', 'the benchmarks in bench/, each at its smallest (about 2 minutes)')
 const OUTER_BOUND_MS = 20 * 60_000
@@ -55,18 +55,21 @@ describe.skipIf(!wanted || process.platform === 'win32')('npm run bench, each be
 
   for (const [name, {sizes, lines}] of Object.entries(BENCHES)) {
     it(
-      `${name} runs every part and leaves its temporary folder empty`,
+      `${name} runs every part, leaves its temporary folder empty and the build whole`,
       async () => {
         // Searchable by all: the start-up bench runs an install as nobody from inside it.
         const temporary = mkdtempSync(join(tmpdir(), 'gw-bench-test-'))
         chmodSync(temporary, 0o711)
         const env = {...sizes, BENCH_ROUNDS: '1', HOME: process.env.HOME, TMPDIR: temporary}
+        const built = readdirSync(join(root, 'dist'))
         const ran = await runProgram(process.execPath, [join(root, 'bench', 'run.js'), name], {cwd: root, env, timeoutMs: OUTER_BOUND_MS})
         expect(ran.code, ran.stderr).toBe(0)
         expect(ran.stdout.split('\n', 2)[1]).toBe(`# ${name}.bench.js`)
         for (const line of lines) expect(ran.stdout).toMatch(line)
         // npm leaves its compile cache in any TMPDIR it runs under (the start-up bench's npm install).
         expect(readdirSync(temporary).filter((entry) => entry !== 'node-compile-cache')).toEqual([])
+        // The tests beside it run gw from this build: its code cache and saved help stay (the start-up bench removes its copy's).
+        expect(readdirSync(join(root, 'dist'))).toEqual(expect.arrayContaining(built))
       },
       OUTER_BOUND_MS,
     )
