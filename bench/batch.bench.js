@@ -16,7 +16,7 @@ import {existsSync, mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, load, median, refundPoolScript, residentKiB, startSandbox} from './lib.js'
+import {GW, count, load, median, refundPoolScript, residentKiB, startSandbox} from './lib.js'
 
 const REFUNDS = Number(process.env.BENCH_REFUNDS ?? 2_000)
 const CONCURRENCY = 8
@@ -27,7 +27,7 @@ const AUTHORIZATION = 'Basic ' + Buffer.from('TEST:TEST').toString('base64')
 const PURCHASE_AMOUNT = 100_000
 const REFUND_AMOUNT = 100
 
-/** `count` requests of `bodies` over a Pool of CONCURRENCY connections; resolves with the elapsed ms. */
+/** POSTs each of `bodies` over a Pool of CONCURRENCY connections; resolves with the elapsed ms and the answers. */
 async function send(url, path, bodies) {
   const pool = new Pool(url, {connections: CONCURRENCY, pipelining: 1})
   const answers = []
@@ -233,7 +233,7 @@ async function underRateLimit(work) {
     if (batch.result.status !== 0 || approved !== LIMITED_ROWS) throw new Error(`gw purchase create --input exited ${batch.result.status} with ${approved} approved: ${batch.result.stderr}`)
     const made = new Map()
     for (const entry of batch.requests) if (entry.method === 'POST' && entry.status === 200) made.set(entry.reference, (made.get(entry.reference) ?? 0) + 1)
-    const once = [...made.values()].every((count) => count === 1) && made.size === LIMITED_ROWS
+    const once = [...made.values()].every((times) => times === 1) && made.size === LIMITED_ROWS
     const summary = batch.result.stderr.split('\n').find((line) => line.startsWith('Rate limited by the gateway')) ?? 'no rate limit met'
     const ids = join(work, 'limited-ids.txt')
     writeFileSync(ids, Array.from({length: LIMITED_ROWS}, (_, i) => `limited-${i}`).join('\n') + '\n')
@@ -281,9 +281,8 @@ export default async function bench() {
   console.log(`ratio gw/pool: ${(gwRate / poolRate).toFixed(2)}x against the warm Pool, ${(gwRate / scriptRate).toFixed(2)}x against the Pool script (goal >= 0.5x, aim 0.8x)`)
   console.log(`ratio gw/loop: ${(gwRate / loop.rate).toFixed(0)}x (goal >= 100x)`)
   await underRateLimit(work)
-  const samples = await memoryOverALongSend(work)
-  const count = (rows) => rows.toLocaleString('en-US')
   if (process.platform !== 'linux') return console.log(`memory over a send of ${count(LONG_SEND)} refunds: not measured, for gw's RSS is read from Linux's /proc`)
+  const samples = await memoryOverALongSend(work)
   const after = samples.filter((sample) => sample.rows >= WARM_ROWS)
   if (after.length === 0) throw new Error(`the send of ${count(LONG_SEND)} refunds ended before a sample at ${count(WARM_ROWS)} rows: set BENCH_LONG_SEND higher`)
   const at = (rows) => samples.find((sample) => sample.rows >= rows)

@@ -7,8 +7,9 @@
 //   against the smaller, and against a raw undici Pool sending the same POSTs as a script of its own;
 // - a 3,000-row refund batch against `--rate-limit 100 --latency 20`: rows a second, and every row
 //   made once, counted at the gateway's request log.
-// BENCH_HISTORY_ONLY=cost|batch|limited runs one part; BENCH_HISTORY_SCALE=0.01 runs each at a hundredth of its size. The batches' CPU time (user + sys, GNU time)
-// is printed beside their rates, per 1,000 rows: on cores other work shares, the rate follows it.
+// BENCH_HISTORY_ONLY=cost|batch|limited runs one part; BENCH_HISTORY_SCALE=0.01 runs each at a
+// hundredth of its size. The batches' CPU time (user + sys, GNU time) is printed beside their rates,
+// per 1,000 rows: on cores other work shares, the rate follows it.
 // BENCH_GW_BASE names another gw's bin/run.js (a build of the commit before a change): each round
 // runs it too, on a gateway of its own, so a change is judged against its baseline in the same run.
 import {spawnSync} from 'node:child_process'
@@ -16,7 +17,7 @@ import {createRequire} from 'node:module'
 import {mkdtempSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {GW, median, refundPoolScript, startSandbox} from './lib.js'
+import {GW, count, median, refundPoolScript, startSandbox} from './lib.js'
 
 const ONLY = process.env.BENCH_HISTORY_ONLY
 const BASE = process.env.BENCH_GW_BASE
@@ -30,7 +31,6 @@ const scaled = (size) => Math.max(5, Math.round((size * SCALE) / 5) * 5)
 const COST_SIZES = [1_000, 10_000, 100_000].map(scaled)
 const BATCH_ROWS = [1_000, 10_000].map(scaled)
 const LIMITED_ROWS = scaled(3_000)
-const count = (n) => n.toLocaleString('en-US')
 
 function gw(sandbox, work, args, {stdin, run = GW} = {}) {
   const env = {...process.env, XDG_CONFIG_HOME: join(work, 'config'), XDG_DATA_HOME: join(work, 'data'), XDG_CACHE_HOME: join(work, 'cache'), GW_BASE_URL: sandbox.url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'}

@@ -1,5 +1,5 @@
-import {spawn, spawnSync} from 'node:child_process'
-import {mkdtempSync, readFileSync} from 'node:fs'
+import {execFileSync, spawn, spawnSync} from 'node:child_process'
+import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
 import {loadavg, tmpdir} from 'node:os'
 import {join} from 'node:path'
 
@@ -28,6 +28,27 @@ export function residentKiB(pid) {
     return NaN
   }
 }
+
+/** Ticks of CPU time a second (getconf CLK_TCK), for /proc's counts: 100 nearly everywhere. */
+const TICKS = existsSync('/proc/self/stat') ? Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})) : NaN
+
+/**
+ * The CPU seconds (user + system) a process has spent so far, from Linux's /proc: NaN elsewhere, or
+ * once it has ended. Load from other work stretches a wall time, far less the CPU time of the work.
+ */
+export function cpuSeconds(pid) {
+  try {
+    // The fields after the command's name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
+    const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / TICKS
+  } catch {
+    return NaN
+  }
+}
+
+/** A count as a reader reads it: 10,000. */
+export const count = (n) => n.toLocaleString('en-US')
 
 /** The machine's load over 1, 5 and 15 minutes, printed beside a rate that follows it (0 0 0 on Windows). */
 export function load() {

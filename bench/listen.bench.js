@@ -8,11 +8,11 @@
 // Goal: gw >= 0.95x the bare receiver's events/s, and its RSS flat over the 100,000
 // events after the warm-up.
 import {spawn} from 'node:child_process'
-import {mkdtempSync, readFileSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, median, residentKiB} from './lib.js'
+import {GW, cpuSeconds, median, residentKiB} from './lib.js'
 
 const DELIVERIES = Number(process.env.BENCH_DELIVERIES ?? 20_000)
 const CONCURRENCY = 16
@@ -107,16 +107,6 @@ function sampleRss(pid) {
   return {samples, stop: () => (clearInterval(timer), read())}
 }
 
-/** A process's user+system CPU time so far in ms (Linux /proc), or NaN elsewhere. */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100
-  } catch {
-    return NaN
-  }
-}
-
 /**
  * Counts the user-space instructions a process runs while `during` runs (perf stat, where the
  * kernel lets it): unlike events/s, the same from run to run whatever else the machine does.
@@ -150,10 +140,10 @@ export default async function bench() {
     for (const receiver of receivers) Object.assign(receiver, {rates: [], cpuUs: [], instructions: []})
     for (let round = 0; round < ROUNDS; round++) {
       for (const receiver of receivers) {
-        const cpuBefore = cpuMs(receiver.pid)
+        const cpuBefore = cpuSeconds(receiver.pid)
         const {result: ms, count} = await instructions(receiver.pid, () => load(receiver.url, DELIVERIES))
         receiver.rates.push(DELIVERIES / (ms / 1000))
-        receiver.cpuUs.push(((cpuMs(receiver.pid) - cpuBefore) * 1000) / DELIVERIES)
+        receiver.cpuUs.push(((cpuSeconds(receiver.pid) - cpuBefore) * 1_000_000) / DELIVERIES)
         receiver.instructions.push(count / DELIVERIES)
       }
     }

@@ -20,12 +20,11 @@
 //     each in turn (goal 1.0x).
 // Every gateway is the built CLI (`gw sandbox start`) in a process of its own.
 // BENCH_SANDBOX_ONLY=rates or =history runs one of the two.
-import {execFileSync} from 'node:child_process'
-import {existsSync, mkdtempSync, readFileSync} from 'node:fs'
+import {mkdtempSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {Pool} from 'undici'
-import {GW, measure, median, spawnServer} from './lib.js'
+import {GW, count, cpuSeconds, measure, median, spawnServer} from './lib.js'
 
 const CONCURRENCY = 8
 const MEASURED = Number(process.env.BENCH_REQUESTS ?? 4_000)
@@ -78,16 +77,16 @@ async function start(args) {
     await body.text()
     if (statusCode !== 200) throw new Error(`purchase ${reference} answered ${statusCode}`)
   }
-  /** Makes `count` purchases (the warm-up merchant's with `warm`), 8 at a time; returns purchases per second. */
-  const run = async (count, {warm = false} = {}) => {
-    let left = count
+  /** Makes `purchases` purchases (the warm-up merchant's with `warm`), 8 at a time; returns purchases per second. */
+  const run = async (purchases, {warm = false} = {}) => {
+    let left = purchases
     const started = performance.now()
     await Promise.all(
       Array.from({length: CONCURRENCY}, async () => {
         while (left-- > 0) await purchase(warm)
       }),
     )
-    return count / ((performance.now() - started) / 1000)
+    return purchases / ((performance.now() - started) / 1000)
   }
   const stop = async () => {
     await pool.close()
@@ -97,7 +96,7 @@ async function start(args) {
 }
 
 const sandboxArgs = (extra) => (home) => [GW, 'sandbox', 'start', '--port', '0', '--merchant', WARM_MERCHANT, ...extra(home)]
-const rate = (value) => `${Math.round(value).toLocaleString('en')}/s`
+const rate = (value) => `${count(Math.round(value))}/s`
 const ratio = (a, b) => `${(a / b).toFixed(2)}x`
 
 /** One round: every rate once, each gateway fresh. */
@@ -164,22 +163,6 @@ async function historyGateway(extra = () => []) {
   const gwEnv = {...env, GW_BASE_URL: url, GW_USERNAME: 'TEST', GW_TOKEN: 'TEST', GW_ENVIRONMENT: 'sandbox'}
   const stop = () => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
   return {url, gwEnv, stop, cpu: () => cpuSeconds(child.pid)}
-}
-
-/** Ticks of CPU time a second (getconf CLK_TCK), for /proc's counts; 100 nearly everywhere. */
-const TICKS = existsSync('/proc/self/stat') ? Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})) : NaN
-
-/**
- * The CPU seconds (user + system) a process has spent so far, from Linux's /proc; NaN elsewhere.
- * Load from other work on the machine stretches a wall time, far less the CPU time of the work.
- */
-function cpuSeconds(pid) {
-  const stat = `/proc/${pid}/stat`
-  if (!existsSync(stat)) return NaN
-  // The fields after the command's name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
-  const text = readFileSync(stat, 'utf8')
-  const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-  return (Number(fields[11]) + Number(fields[12])) / TICKS
 }
 
 /** The history made, as a user makes it: its wall time in ms, and the CPU seconds the gateway spent on it. */
@@ -265,7 +248,7 @@ async function history() {
   const cpu = (pick) => `${mid(pick).toFixed(1)} s of the gateway's CPU`
   const apiMs = (HISTORY.refunds / apiRate) * 1000
   const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
-  console.log(`quick history, ${HISTORY.purchases.toLocaleString('en')} purchases and ${HISTORY.refunds.toLocaleString('en')} refunds over ${HISTORY.days} days, median of ${ROUNDS} rounds:`)
+  console.log(`quick history, ${count(HISTORY.purchases)} purchases and ${count(HISTORY.refunds)} refunds over ${HISTORY.days} days, median of ${ROUNDS} rounds:`)
   console.log(`  gw sandbox seed --purchases, in memory   ${seconds(memoryMs)}, ${cpu((r) => r.memoryCpu)}  (${ratio(apiMs, memoryMs)} faster than the refunds alone through the API)`)
   console.log(`  gw sandbox seed --purchases, --state     ${seconds(stateMs)}, ${cpu((r) => r.stateCpu)}  (${ratio(apiMs, stateMs)} faster; goal well under 10 s)`)
   console.log(`  the refunds alone through POST /v1.0/refunds, concurrency ${CONCURRENCY}: ${rate(apiRate)}, so ${seconds(apiMs)}`)
@@ -280,7 +263,7 @@ async function rates() {
   for (let index = 0; index < ROUNDS; index++) rounds.push(await round())
   const mid = (key) => median(rounds.map((measured) => measured[key]))
   const [bareRate, emptyRate, memoryAtState, largeRate, stateRate, loggedRate, unloggedRate] = ['bareRate', 'emptyRate', 'memoryAtState', 'largeRate', 'stateRate', 'loggedRate', 'unloggedRate'].map(mid)
-  const at = (count) => count.toLocaleString('en').padEnd(7)
+  const at = (size) => count(size).padEnd(7)
   console.log(`purchase create, concurrency ${CONCURRENCY}, windows of ${MEASURED} requests, median of ${ROUNDS} rounds:`)
   console.log(`  bare node:http JSON server      ${rate(bareRate)}`)
   console.log(`  in memory, empty                ${rate(emptyRate)}  (${ratio(emptyRate, bareRate)} bare; aim 0.5x)`)

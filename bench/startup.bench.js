@@ -49,7 +49,7 @@ http.get(url + '/v1.0/purchases/' + encodeURIComponent(id), {headers: {authoriza
 `
 
 export default async function bench() {
-  const {gw: GW, forgetCodeCache, forgetSavedHelp} = cloneCopy()
+  const {gw, forgetCodeCache, forgetSavedHelp} = cloneCopy()
   const older = olderNode()
   const executable = currentExecutable()
   const installs = installPackage()
@@ -74,17 +74,17 @@ export default async function bench() {
     const cases = {
       'node -e 0': () => node('-e', '0'),
       'node:http GET script': () => node('-e', NODE_HTTP_GET, sandbox.url, id),
-      'gw --version': () => node(GW, '--version'),
-      'gw --help': () => node(GW, '--help'),
-      'gw --help, first run after a build': () => (forgetSavedHelp(), node(GW, '--help')),
-      'gw purchase get': () => node(GW, ...get),
-      'gw purchase get, no code cache': () => (forgetCodeCache(), node(GW, ...get)),
-      'gw --json purchase get': () => node(GW, '--json', 'purchase', 'get', id),
-      'gw purchase create': (n) => node(GW, ...create(n)),
-      'gw get, proxy set': () => [...node(GW, ...get), proxied],
+      'gw --version': () => node(gw, '--version'),
+      'gw --help': () => node(gw, '--help'),
+      'gw --help, first run after a build': () => (forgetSavedHelp(), node(gw, '--help')),
+      'gw purchase get': () => node(gw, ...get),
+      'gw purchase get, no code cache': () => (forgetCodeCache(), node(gw, ...get)),
+      'gw --json purchase get': () => node(gw, '--json', 'purchase', 'get', id),
+      'gw purchase create': (n) => node(gw, ...create(n)),
+      'gw get, proxy set': () => [...node(gw, ...get), proxied],
       ...(older && {
         [`node ${older.version} -e 0`]: () => [older.file, ['-e', '0']],
-        [`node ${older.version} (below the floor): gw --version`]: () => [older.file, [GW, '--version']],
+        [`node ${older.version} (below the floor): gw --version`]: () => [older.file, [gw, '--version']],
       }),
       'executable: gw --version': () => [executable, ['--version'], executableEnv],
       'executable: gw --help': () => [executable, ['--help'], executableEnv],
