@@ -13,6 +13,10 @@ export interface Counted {
 export interface CountingProxy {
   /** The proxy's own base URL: point gw at it instead of the gateway. */
   url: string
+  /** The proxy's port: it listens on every address, IPv6 too, so `http://localhost:PORT` reaches it as well. */
+  port: number
+  /** The gateway each request goes on to, read as it arrives: set it to put another gateway at the proxy's address (a restart). */
+  target: string
   /** Every request passed on, in arrival order (counted when it arrives, before the gateway answers). */
   seen: Counted[]
   /** How many POSTs carried this reference, to any path: a purchase or refund must be sent once. */
@@ -36,12 +40,11 @@ export interface CountingProxy {
 
 /**
  * A reverse proxy in front of a real gateway (the local one) that counts what gw sends through it.
- * It changes nothing: headers, bodies and status pass both ways as they are, so gw cannot tell it is
- * there, and a count of POSTs per reference is the test of "never sent twice" whatever gw believes.
- * The count survives gw being killed: it is the proxy's, not gw's.
+ * It changes nothing but what `strip` names: headers, bodies and status pass both ways as they are,
+ * so gw cannot tell it is there, and a count of POSTs per reference is the test of "never sent twice"
+ * whatever gw believes. The count survives gw being killed: it is the proxy's, not gw's.
  */
-export async function countingProxy(upstream: string, {hold}: ProxyOptions = {}): Promise<CountingProxy> {
-  const target = new URL(upstream)
+export async function countingProxy(upstream: string, {hold, strip = []}: ProxyOptions = {}): Promise<CountingProxy> {
   const seen: Counted[] = []
   const done: Counted[] = []
   const waiting: Waiter[] = []
@@ -54,12 +57,15 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
       const counted = {method: req.method!, path: req.url!, reference: referenceOf(body), at: performance.now()}
       seen.push(counted)
       const passOn = () => {
+        const target = new URL(proxy.target)
         // A connection of its own each time (agent: false). A kept-alive one that the gateway closes
         // as the proxy reuses it would lose a request already counted, and a test would blame gw.
         const onward = httpRequest(
           {hostname: target.hostname, port: target.port, method: req.method, path: req.url, headers: {...req.headers, host: target.host}, agent: false},
           (answer) => {
-            res.writeHead(answer.statusCode ?? 502, answer.headers)
+            const headers = {...answer.headers}
+            for (const name of strip) delete headers[name.toLowerCase()]
+            res.writeHead(answer.statusCode ?? 502, headers)
             answer.pipe(res)
             answer.on('end', () => {
               done.push(counted)
@@ -79,15 +85,22 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
       notify(waiting, counted)
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  // Every address, IPv6 too where there is one, so that localhost reaches it whichever it resolves to first.
+  await new Promise<void>((resolve) => {
+    server.once('error', () => server.listen(0, '127.0.0.1', resolve))
+    server.listen({port: 0, host: '::', ipv6Only: false}, resolve)
+  })
+  const port = (server.address() as AddressInfo).port
   const sentPosts = () => seen.filter((r) => r.method === 'POST')
   const references = () => {
     const counts = new Map<string, number>()
     for (const r of sentPosts()) if (r.reference !== undefined) counts.set(r.reference, (counts.get(r.reference) ?? 0) + 1)
     return counts
   }
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+  const proxy: CountingProxy = {
+    url: `http://127.0.0.1:${port}`,
+    port,
+    target: upstream,
     seen,
     posts: (reference) => references().get(reference) ?? 0,
     postCount: () => sentPosts().length,
@@ -103,6 +116,7 @@ export async function countingProxy(upstream: string, {hold}: ProxyOptions = {})
         server.close(() => resolve())
       }),
   }
+  return proxy
 }
 
 interface ProxyOptions {
@@ -111,6 +125,8 @@ interface ProxyOptions {
    * a gateway still processing it would: no record of it yet); undefined passes it on at once.
    */
   hold?: (request: Counted) => Promise<void> | undefined
+  /** Response headers dropped on the way back: `X-Sandbox-Instance` makes a gateway that names no run of its data, as the live one. */
+  strip?: string[]
 }
 
 interface Waiter {

@@ -1,94 +1,52 @@
 import {spawnSync} from 'node:child_process'
 import {mkdtempSync, realpathSync, writeFileSync} from 'node:fs'
-import {createServer, request as httpRequest, type IncomingMessage, type Server} from 'node:http'
-import type {AddressInfo} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterEach, expect, type TestContext} from 'vitest'
-import {countingProxy, type CountingProxy} from '../counting-proxy.js'
+import {type Counted, countingProxy, type CountingProxy} from '../counting-proxy.js'
 import {cardArgs, isolatedHome, type ProcessSandbox, purchasedAtGateway, ref, type Sandbox, startSandbox, startSandboxProcess} from './helpers.js'
 
-// What the tests of identity, not names (design.md §5) share: a relay that can hold POSTs or switch
-// gateways, batches to send through it, and bind mounts.
+// What the tests of identity, not names (design.md §5) share: a counting proxy that can hold POSTs,
+// batches to send through it, and bind mounts.
 
 /**
- * A relay in front of a gateway, for what the counting proxy does not do: its target can be switched
- * to another gateway at the same address (a restart), it can drop response headers (a gateway that
- * names no run of its data, as the live one), and it can hold the POSTs `hold` picks until released.
- * It listens on every address of this machine, IPv6 too where there is one, so `localhost` reaches it.
+ * A counting proxy that holds the POSTs `hold` picks (by their count, 1 for the first, and path)
+ * until released, as a gateway still processing them would.
  */
-export interface Relay {
-  url: string
-  port: number
-  target: string
+export interface Relay extends CountingProxy {
   /** Resolves once the first POST to hold has arrived. */
   held: Promise<void>
   /** Passes the held POSTs on (and every later one); resolves once the gateway answered them. */
   release(): Promise<void>
-  close(): Promise<void>
 }
 
 export async function relay(target: string, options: {hold?: (post: number, path: string) => boolean; strip?: string[]} = {}): Promise<Relay> {
   let posts = 0
   let released = false
-  let heldNow: () => void = () => {}
+  let open = () => {}
+  const opened = new Promise<void>((resolve) => (open = resolve))
+  let heldNow = () => {}
   const held = new Promise<void>((resolve) => (heldNow = resolve))
-  const parked: (() => Promise<void>)[] = []
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
-    req.on('end', () => {
-      const body = Buffer.concat(chunks)
-      res.on('error', () => {})
-      const upstream = new URL(self.target)
-      const forward = () =>
-        new Promise<void>((resolve) => {
-          // A connection of its own each time (agent: false), as the counting proxy's: a held POST sent on a kept-alive
-          // one that the gateway closes as it is reused came back to gw as "other side closed", and a test blamed gw.
-          const onward = httpRequest({hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: {...req.headers, host: upstream.host}, agent: false}, (answer: IncomingMessage) => {
-            const headers = {...answer.headers}
-            for (const name of options.strip ?? []) delete headers[name.toLowerCase()]
-            res.writeHead(answer.statusCode ?? 502, headers)
-            answer.pipe(res)
-            answer.on('end', () => resolve())
-          })
-          onward.on('error', () => {
-            res.destroy()
-            resolve()
-          })
-          // The gateway gets the whole request even when gw was killed meanwhile, as a real one would.
-          onward.end(body)
-        })
-      if (req.method === 'POST' && !released && options.hold?.(++posts, req.url!)) {
-        parked.push(forward)
-        heldNow()
-      } else void forward()
-    })
+  const parked: Counted[] = []
+  const proxy = await countingProxy(target, {
+    strip: options.strip,
+    hold: (request) => {
+      if (request.method !== 'POST' || released || !options.hold?.(++posts, request.path)) return undefined
+      parked.push(request)
+      heldNow()
+      return opened
+    },
   })
-  await new Promise<void>((resolve) => {
-    server.once('error', () => server.listen(0, '127.0.0.1', resolve))
-    server.listen({port: 0, host: '::', ipv6Only: false}, resolve)
-  })
-  const port = (server.address() as AddressInfo).port
-  const self: Relay = {
-    url: `http://127.0.0.1:${port}`,
-    port,
-    target,
+  return Object.assign(proxy, {
     held,
     async release() {
       released = true
-      await Promise.all(parked.splice(0).map((forward) => forward()))
+      open()
+      await Promise.all(parked.map((request) => proxy.answered((answered) => answered === request)))
     },
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections()
-        server.close(() => resolve())
-      }),
-  }
-  return self
+  })
 }
 
-/** A folder of its own, by its real path. */
 /**
  * What each test of a file starts, undone after it, the last started first: local gateways,
  * counting proxies and relays, and whatever else a test pushes onto `cleanups` (a process, a mount).
@@ -128,6 +86,7 @@ function starters(cleanups: (() => Promise<unknown> | unknown)[]) {
   }
 }
 
+/** A folder of its own, by its real path. */
 export const folder = () => realpathSync(mkdtempSync(join(tmpdir(), 'gw-identity-')))
 
 /** `count` purchases of 10.00 AUD made at the gateway through its API (what follows them is tested): their references. */
