@@ -1,6 +1,7 @@
-import {appendFile, mkdir, readdir, readFile} from 'node:fs/promises'
+import {appendFile, mkdir, readdir} from 'node:fs/promises'
 import {join} from 'node:path'
 import {realPath} from '../lib/file-identity.js'
+import {readOwnFile} from '../lib/own-file.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import {eachJournalLine, journalHeaderLine} from './journal-file.js'
 import {JOURNAL_EXTENSION, type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
@@ -20,9 +21,12 @@ export async function noteJournalPlace(dataDir: string, journalPath: string): Pr
   await appendFile(placesFile(dataDir), `${JSON.stringify(path)}\n`, {mode: 0o600})
 }
 
-/** The places noted (noteJournalPlace), each once; none when the note cannot be read. */
+/**
+ * The places noted (noteJournalPlace), each once. It rejects when the note cannot be read, or is not
+ * the user's own (NotYoursError): another's could point gw at journals that are not the user's.
+ */
 async function journalPlaces(dataDir: string): Promise<string[]> {
-  const text = await readFile(placesFile(dataDir), 'utf8').catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? '' : Promise.reject(err)))
+  const text = readOwnFile(placesFile(dataDir)) ?? ''
   const places = text.split('\n').map((line) => parseJson(line)).filter((place): place is string => typeof place === 'string')
   return [...new Set(places)]
 }

@@ -1,4 +1,5 @@
 import {GwError, InterruptedError, stoppedByStdout, UsageError} from '../errors.js'
+import {NotYoursError} from '../lib/not-yours.js'
 import {BatchView, journalStateText} from '../output/batch.js'
 import {Tally} from '../output/batch-totals.js'
 import {checkCommand} from '../output/hints.js'
@@ -148,8 +149,10 @@ async function noteRefundJournal(f: BatchDeps, journalPath: string): Promise<voi
   try {
     await noteJournalPlace(f.dataDir, journalPath)
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code ?? String(err)
-    f.io.err(`Warning: where this journal is could not be noted in ${f.dataDir} (${code}): refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n`)
+    const cost = "refund list --purchase will show this batch's refunds as likely or possible ones, not certain"
+    // The note is another user's, or others may change it: what it says, and its fix.
+    if (err instanceof NotYoursError) f.io.err(`Warning: where this journal is could not be noted: ${cost}.\n${err.message}.\nHint: ${err.hint}\n`)
+    else f.io.err(`Warning: where this journal is could not be noted in ${f.dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${cost}.\n`)
   }
 }
 

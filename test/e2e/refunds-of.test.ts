@@ -1,5 +1,5 @@
-import {mkdirSync, rmSync} from 'node:fs'
-import {join} from 'node:path'
+import {chmodSync, mkdirSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
+import {dirname, join} from 'node:path'
 import {afterEach, beforeAll, expect, it} from 'vitest'
 import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
@@ -159,6 +159,24 @@ describeInBothDialects('a refund batch given a journal of its own (--journal FIL
     expect(result.code, result.stderr).toBe(0)
     expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-unnoted`, 'approved']])
     expect(result.stderr).toContain(`Warning: where this journal is could not be noted in ${join(home.XDG_DATA_HOME!, 'gw')} (EISDIR): refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n`)
+  })
+
+  it.skipIf(process.platform === 'win32')('a note others may write is neither read nor added to: said with its fix, and the batch goes on', async () => {
+    const home = isolatedHome()
+    const note = join(home.XDG_DATA_HOME!, 'gw', 'journals', 'elsewhere.ndjson')
+    mkdirSync(dirname(note), {recursive: true, mode: 0o700})
+    writeFileSync(note, `${JSON.stringify('/somewhere/else.ndjson')}\n`, {mode: 0o600})
+    chmodSync(note, 0o666)
+    const E = `${prefix}-E`
+    await gwOk(['purchase', 'create', '--amount', '900', '--reference', E, '--card-holder', `Ash ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
+    const input = writeTemp('loose-note.csv', `transaction_id,amount,reference\n${E},100,${prefix}-loose\n`)
+    const result = await sandbox.gw(['refund', 'create', '--input', input, '--journal', writeTemp('loose-note.ndjson', '')], {env: home})
+    expect(result.code, result.stderr).toBe(0)
+    expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-loose`, 'approved']])
+    expect(result.stderr).toContain(
+      `Warning: where this journal is could not be noted: refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n${note} can be written by others than you (mode 0666): gw uses only what no one else can change, as ssh does.\nHint: Check what it holds, then take the others' write permission away (chmod go-w ${note}).\n`,
+    )
+    expect(readFileSync(note, 'utf8')).toBe(`${JSON.stringify('/somewhere/else.ndjson')}\n`)
   })
 })
 

@@ -1,4 +1,4 @@
-import {mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -96,5 +96,18 @@ describe('journaledRefunds', () => {
     await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
     writeFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), `${JSON.stringify('/nowhere/at/all/j.ndjson')}\nnot json\n42\n`)
     expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA1'))).toEqual(new Map([['071-R-AAAAAAA1', made(purchase.id)]]))
+  })
+
+  it.skipIf(process.platform === 'win32')('a note others may write is not read, nor added to: it could point gw at journals not the user\'s', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const at = join(mkdtempSync(join(tmpdir(), 'gw-journal-place-')), 'batch.ndjson')
+    await journal(dataDir, 'e'.repeat(64), [{reference: 'evt-8', transactionId: 'order-1043', status: 'approved', id: '071-R-AAAAAAA8'}], {at})
+    await noteJournalPlace(dataDir, at)
+    const note = join(dataDir, 'journals', 'elsewhere.ndjson')
+    chmodSync(note, 0o666)
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA8'))).toEqual(new Map())
+    await expect(noteJournalPlace(dataDir, at)).rejects.toMatchObject({name: 'NotYoursError'})
+    chmodSync(note, 0o600)
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA8'))).toEqual(new Map([['071-R-AAAAAAA8', made('order-1043')]]))
   })
 })
