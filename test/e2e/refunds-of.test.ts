@@ -148,16 +148,22 @@ describeInBothDialects('a refund batch given a journal of its own (--journal FIL
     expect(records.map((record) => [record.reference, record.gw_match])).toEqual([[`${prefix}-own-1`, {purchase: purchase.id, match: 'certain', by: 'journal', fits: ['made_after'], against: []}]])
   })
 
+  /** A batch of one refund, of a purchase of its own, with --journal FILE, in `home`: it goes on whatever became of the note (exit 0). */
+  async function refundWithItsOwnJournal(home: NodeJS.ProcessEnv, name: string) {
+    const purchase = `${prefix}-${name}-p`
+    await gwOk(['purchase', 'create', '--amount', '900', '--reference', purchase, '--card-holder', `Ash ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
+    const input = writeTemp(`${name}.csv`, `transaction_id,amount,reference\n${purchase},100,${prefix}-${name}\n`)
+    const result = await sandbox.gw(['refund', 'create', '--input', input, '--journal', writeTemp(`${name}.ndjson`, '')], {env: home})
+    expect(result.code, result.stderr).toBe(0)
+    expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-${name}`, 'approved']])
+    return result
+  }
+
   it('a place that cannot be noted is said on stderr, and the batch goes on: its refund sent once, exit 0', async () => {
     const home = isolatedHome()
     // Where the note goes is a folder: it can be neither read nor appended to.
     mkdirSync(join(home.XDG_DATA_HOME!, 'gw', 'journals', 'elsewhere.ndjson'), {recursive: true})
-    const D = `${prefix}-D`
-    await gwOk(['purchase', 'create', '--amount', '900', '--reference', D, '--card-holder', `Ash ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
-    const input = writeTemp('unnoted.csv', `transaction_id,amount,reference\n${D},100,${prefix}-unnoted\n`)
-    const result = await sandbox.gw(['refund', 'create', '--input', input, '--journal', writeTemp('unnoted.ndjson', '')], {env: home})
-    expect(result.code, result.stderr).toBe(0)
-    expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-unnoted`, 'approved']])
+    const result = await refundWithItsOwnJournal(home, 'unnoted')
     expect(result.stderr).toContain(`Warning: where this journal is could not be noted in ${join(home.XDG_DATA_HOME!, 'gw')} (EISDIR): refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n`)
   })
 
@@ -167,12 +173,7 @@ describeInBothDialects('a refund batch given a journal of its own (--journal FIL
     mkdirSync(dirname(note), {recursive: true, mode: 0o700})
     writeFileSync(note, `${JSON.stringify('/somewhere/else.ndjson')}\n`, {mode: 0o600})
     chmodSync(note, 0o666)
-    const E = `${prefix}-E`
-    await gwOk(['purchase', 'create', '--amount', '900', '--reference', E, '--card-holder', `Ash ${prefix}`, '--card-number', CARDS.visa, '--card-expiry', '12/2030', '--cvv', '123'])
-    const input = writeTemp('loose-note.csv', `transaction_id,amount,reference\n${E},100,${prefix}-loose\n`)
-    const result = await sandbox.gw(['refund', 'create', '--input', input, '--journal', writeTemp('loose-note.ndjson', '')], {env: home})
-    expect(result.code, result.stderr).toBe(0)
-    expect(rowsOf(result.stdout).map((row) => [row.reference, row.status])).toEqual([[`${prefix}-loose`, 'approved']])
+    const result = await refundWithItsOwnJournal(home, 'loose')
     expect(result.stderr).toContain(
       `Warning: where this journal is could not be noted: refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n${note} can be written by others than you (mode 0666): gw uses only what no one else can change, as ssh does.\nHint: Check what it holds, then take the others' write permission away (chmod go-w ${note}).\n`,
     )
