@@ -1,4 +1,4 @@
-import {chmodSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync} from 'node:fs'
+import {chmodSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
@@ -96,6 +96,50 @@ describe('journaledRefunds', () => {
     await journal(dataDir, 'a'.repeat(64), [{reference: 'evt-1', transactionId: purchase.id, status: 'approved', id: '071-R-AAAAAAA1'}])
     writeFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), `${JSON.stringify('/nowhere/at/all/j.ndjson')}\nnot json\n42\n`)
     expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA1'))).toEqual(new Map([['071-R-AAAAAAA1', made(purchase.id)]]))
+  })
+
+  it('notes places in a journals folder and a note of their own, made private, beside the journals already there', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const elsewhere = mkdtempSync(join(tmpdir(), 'gw-journal-place-'))
+    const [first, second] = ['first.ndjson', 'second.ndjson'].map((name) => join(elsewhere, name))
+    await journal(dataDir, 'e'.repeat(64), [{reference: 'evt-9', transactionId: 'order-1044', status: 'approved', id: '071-R-AAAAAAA9'}], {at: first!})
+    await journal(dataDir, 'f'.repeat(64), [{reference: 'evt-10', transactionId: 'order-1045', status: 'approved', id: '071-R-AAAAAA10'}], {at: second!})
+    await noteJournalPlace(dataDir, first!)
+    await noteJournalPlace(dataDir, second!)
+    expect(readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(first)}\n${JSON.stringify(second)}\n`)
+    if (process.platform !== 'win32') {
+      expect(statSync(join(dataDir, 'journals')).mode & 0o777).toBe(0o700)
+      expect(statSync(join(dataDir, 'journals', 'elsewhere.ndjson')).mode & 0o777).toBe(0o600)
+    }
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA9', '071-R-AAAAAA10'))).toEqual(
+      new Map([
+        ['071-R-AAAAAAA9', made('order-1044')],
+        ['071-R-AAAAAA10', made('order-1045')],
+      ]),
+    )
+    // A data directory gw has not made yet is made too.
+    const fresh = join(dataDir, 'not-yet', 'gw')
+    await noteJournalPlace(fresh, first!)
+    expect(await journaledRefunds(fresh, target, ids('071-R-AAAAAAA9'))).toEqual(new Map([['071-R-AAAAAAA9', made('order-1044')]]))
+  })
+
+  it("tells only a refund batch's rows that named a purchase, by their own record's id", async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const at = join(mkdtempSync(join(tmpdir(), 'gw-journal-place-')), 'purchases.ndjson')
+    // A purchase batch's journal at a place noted: its records' ids are not refunds'.
+    await journal(dataDir, 'a'.repeat(64), [{reference: 'buy-1', transactionId: 'order-1046', status: 'approved', id: '071-R-AAAAAA11'}], {command: 'purchase create', at})
+    await noteJournalPlace(dataDir, at)
+    const input = {sha256: 'b'.repeat(64)}
+    const written = await Journal.open(defaultJournalPath(dataDir, 'refund create', input, target), {command: 'refund create', input, now: new Date(), target})
+    // An unmatched refund, to a card: its row named no purchase.
+    await written.intent({intent: 'card-1', row: 1, line: 2, request: {card_token: 'tok-1', amount: 100, reference: 'card-1'}, sent_at: '2026-11-22T10:00:00.000Z'})
+    await written.result({result: 'card-1', status: 'approved', exit_code: 0, record: {id: '071-R-AAAAAA12', reference: 'card-1'}})
+    // A refund whose record names an asked id in its metadata, not as its own.
+    await written.intent({intent: 'meta-1', row: 2, line: 3, request: {transaction_id: 'order-1047', amount: 100, reference: 'meta-1'}, sent_at: '2026-11-22T10:00:00.000Z'})
+    await written.result({result: 'meta-1', status: 'approved', exit_code: 0, record: {id: '071-R-AAAAAA13', reference: 'meta-1', metadata: {id: '071-R-AAAAAA14'}}})
+    await written.close()
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAA11', '071-R-AAAAAA12', '071-R-AAAAAA14'))).toEqual(new Map())
+    expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAA13', '071-R-AAAAAA14'))).toEqual(new Map([['071-R-AAAAAA13', made('order-1047')]]))
   })
 
   it.skipIf(process.platform === 'win32')('a note others may write is not read, nor added to: it could point gw at journals not the user\'s', async () => {
