@@ -1,8 +1,10 @@
 import {appendFile, mkdir, readdir} from 'node:fs/promises'
 import {join} from 'node:path'
 import {realPath} from '../lib/file-identity.js'
+import {NotYoursError} from '../lib/not-yours.js'
 import {readOwnFile} from '../lib/own-file.js'
 import type {MadeFor} from '../lists/refund-match.js'
+import type {Io} from '../output/io.js'
 import {eachJournalLine, journalHeaderLine} from './journal-file.js'
 import {JOURNAL_EXTENSION, type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 
@@ -19,6 +21,22 @@ export async function noteJournalPlace(dataDir: string, journalPath: string): Pr
   if ((await journalPlaces(dataDir)).includes(path)) return
   await mkdir(join(dataDir, 'journals'), {recursive: true, mode: 0o700})
   await appendFile(placesFile(dataDir), `${JSON.stringify(path)}\n`, {mode: 0o600})
+}
+
+/**
+ * A refund journal given with --journal is noted in gw's data directory, so refund list --purchase
+ * finds the refunds it holds as certain. Failing to note it costs only that, and is said; the
+ * batch goes on.
+ */
+export async function noteRefundJournal({dataDir, io}: {dataDir: string; io: Pick<Io, 'err'>}, journalPath: string): Promise<void> {
+  try {
+    await noteJournalPlace(dataDir, journalPath)
+  } catch (err) {
+    const cost = "refund list --purchase will show this batch's refunds as likely or possible ones, not certain"
+    // The note is another user's, or others may change it: what it says, and its fix.
+    if (err instanceof NotYoursError) io.err(`Warning: where this journal is could not be noted: ${cost}.\n${err.message}.\nHint: ${err.hint}\n`)
+    else io.err(`Warning: where this journal is could not be noted in ${dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${cost}.\n`)
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
 import {GwError, InterruptedError, stoppedByStdout, UsageError} from '../errors.js'
-import {NotYoursError} from '../lib/not-yours.js'
 import {BatchView, journalStateText} from '../output/batch.js'
 import {Tally} from '../output/batch-totals.js'
 import {checkCommand} from '../output/hints.js'
@@ -9,7 +8,7 @@ import {redact} from '../safety/redact.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import type {BatchDeps, BatchFlags, BatchPlan} from './batch-deps.js'
 import {refuseAnotherInstance} from './instance.js'
-import {noteJournalPlace} from './journaled-refunds.js'
+import {noteRefundJournal} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, JournalReplacedError, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
@@ -138,22 +137,6 @@ function beganAt(movedFrom: string): string {
 /** Whether a row is the row an earlier run journaled in its place: it asks about the same thing (rows.ts withJournaledReferences). */
 function sameRow<Input>(kind: BatchKind<Input, object>): (input: Input, earlier: Record<string, unknown>) => boolean {
   return (input, earlier) => askedAbout(kind.preview(input)) === askedAbout(earlier)
-}
-
-/**
- * A refund journal given with --journal is noted in gw's data directory, so refund list --purchase
- * finds the refunds it holds as certain. Failing to note it costs only that, and is said; the
- * batch goes on.
- */
-async function noteRefundJournal(f: BatchDeps, journalPath: string): Promise<void> {
-  try {
-    await noteJournalPlace(f.dataDir, journalPath)
-  } catch (err) {
-    const cost = "refund list --purchase will show this batch's refunds as likely or possible ones, not certain"
-    // The note is another user's, or others may change it: what it says, and its fix.
-    if (err instanceof NotYoursError) f.io.err(`Warning: where this journal is could not be noted: ${cost}.\n${err.message}.\nHint: ${err.hint}\n`)
-    else f.io.err(`Warning: where this journal is could not be noted in ${f.dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${cost}.\n`)
-  }
 }
 
 /**
