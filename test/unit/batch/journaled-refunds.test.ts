@@ -3,7 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, Journal, journalTarget} from '../../../src/batch/journal.js'
-import {journaledRefunds, noteJournalPlace} from '../../../src/batch/journaled-refunds.js'
+import {journaledRefunds, noteJournalPlace, noteRefundJournal} from '../../../src/batch/journaled-refunds.js'
 
 // A refund gw's own batch sent is certain to be of the purchase its row named (design.md §3): the
 // journals say, for refunds named by id, which purchase each was sent for.
@@ -153,5 +153,37 @@ describe('journaledRefunds', () => {
     await expect(noteJournalPlace(dataDir, at)).rejects.toMatchObject({name: 'NotYoursError'})
     chmodSync(note, 0o600)
     expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAAA8'))).toEqual(new Map([['071-R-AAAAAAA8', made('order-1043')]]))
+  })
+})
+
+describe('noteRefundJournal', () => {
+  const cost = "refund list --purchase will show this batch's refunds as likely or possible ones, not certain"
+  /** Notes the place as a batch does, and what it said on stderr. */
+  async function noted(dataDir: string, at: string): Promise<string> {
+    let said = ''
+    await noteRefundJournal({dataDir, io: {err: (text) => (said += text)}}, at)
+    return said
+  }
+
+  it('notes the place and says nothing; a note it cannot write is said with its code, and the batch goes on', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const at = join(mkdtempSync(join(tmpdir(), 'gw-journal-place-')), 'batch.ndjson')
+    writeFileSync(at, '')
+    expect(await noted(dataDir, at)).toBe('')
+    expect(readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(at)}\n`)
+    const blocked = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    mkdirSync(join(blocked, 'journals', 'elsewhere.ndjson'), {recursive: true})
+    expect(await noted(blocked, at)).toBe(`Warning: where this journal is could not be noted in ${blocked} (EISDIR): ${cost}.\n`)
+  })
+
+  it.skipIf(process.platform === 'win32')('says what is wrong with a note others may write, and its fix', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
+    const note = join(dataDir, 'journals', 'elsewhere.ndjson')
+    mkdirSync(join(dataDir, 'journals'), {mode: 0o700})
+    writeFileSync(note, '')
+    chmodSync(note, 0o666)
+    expect(await noted(dataDir, join(dataDir, 'journals'))).toBe(
+      `Warning: where this journal is could not be noted: ${cost}.\n${note} can be written by others than you (mode 0666): gw uses only what no one else can change, as ssh does.\nHint: Check what it holds, then take the others' write permission away (chmod go-w ${note}).\n`,
+    )
   })
 })
