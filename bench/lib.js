@@ -29,8 +29,13 @@ export function residentKiB(pid) {
   }
 }
 
-/** Ticks of CPU time a second (getconf CLK_TCK), for /proc's counts: 100 nearly everywhere. */
-const TICKS = existsSync('/proc/self/stat') ? Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})) : NaN
+let ticks
+
+/** Ticks of CPU time a second (getconf CLK_TCK), for /proc's counts: 100 nearly everywhere. Asked once, when first needed. */
+function ticksPerSecond() {
+  ticks ??= existsSync('/proc/self/stat') ? Number(execFileSync('getconf', ['CLK_TCK'], {encoding: 'utf8'})) : NaN
+  return ticks
+}
 
 /**
  * The CPU seconds (user + system) a process has spent so far, from Linux's /proc: NaN elsewhere, or
@@ -41,7 +46,7 @@ export function cpuSeconds(pid) {
     // The fields after the command's name, which is in parentheses and may hold spaces: utime and stime are the 12th and 13th.
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8')
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ')
-    return (Number(fields[11]) + Number(fields[12])) / TICKS
+    return (Number(fields[11]) + Number(fields[12])) / ticksPerSecond()
   } catch {
     return NaN
   }
