@@ -22,7 +22,6 @@ export interface Relay extends CountingProxy {
 
 export async function relay(target: string, options: {hold?: (post: number, path: string) => boolean; strip?: string[]} = {}): Promise<Relay> {
   let posts = 0
-  let released = false
   let open = () => {}
   const opened = new Promise<void>((resolve) => (open = resolve))
   let heldNow = () => {}
@@ -31,7 +30,8 @@ export async function relay(target: string, options: {hold?: (post: number, path
   const proxy = await countingProxy(target, {
     strip: options.strip,
     hold: (request) => {
-      if (request.method !== 'POST' || released || !options.hold?.(++posts, request.path)) return undefined
+      // Once released, a POST picked waits on a promise already kept: it passes at once.
+      if (request.method !== 'POST' || !options.hold?.(++posts, request.path)) return undefined
       parked.push(request)
       heldNow()
       return opened
@@ -40,7 +40,6 @@ export async function relay(target: string, options: {hold?: (post: number, path
   return Object.assign(proxy, {
     held,
     async release() {
-      released = true
       open()
       await Promise.all(parked.map((request) => proxy.answered((answered) => answered === request)))
     },
