@@ -1,8 +1,12 @@
+import {spawnSync} from 'node:child_process'
 import {existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {basename, dirname, join} from 'node:path'
 import {afterEach, describe, expect, it} from 'vitest'
+import {mountPoints} from '../../mount-table.js'
 import runFolder, {removeDeadRuns} from '../../run-folder.js'
+
+const root = process.getuid?.() === 0
 
 const before = {TMPDIR: process.env.TMPDIR, TEMP: process.env.TEMP, TMP: process.env.TMP, TMUX_TMPDIR: process.env.TMUX_TMPDIR}
 afterEach(() => {
@@ -54,6 +58,25 @@ describe("a run's temporary folder (test/run-folder.ts)", () => {
       expect(removed.sort()).toEqual(['gw-test-run-101-aaaaaa', `gw-test-run-${process.pid}-cccccc`].sort())
       expect(readdirSync(parent).sort()).toEqual(['gw-test-run-202-bbbbbb', 'gw-test-run-303', 'gw-test-run-dddddd', 'other-404-eeeeee'])
     } finally {
+      rmSync(parent, {recursive: true, force: true})
+    }
+  })
+
+  it.skipIf(!root)(`unmounts what a killed run left mounted in its folder, the inner mount first, then removes the folder${root ? '' : ' (skipped: mounting needs root; CI runs it)'}`, () => {
+    const parent = mkdtempSync(join(tmpdir(), 'dead-mounts-'))
+    const outer = join(parent, 'gw-test-run-101-aaaaaa', 'mounted')
+    const inner = join(outer, 'inner')
+    try {
+      mkdirSync(outer, {recursive: true})
+      expect(spawnSync('mount', ['-t', 'tmpfs', 'gw-dead-run', outer]).status).toBe(0)
+      mkdirSync(inner)
+      expect(spawnSync('mount', ['-t', 'tmpfs', 'gw-dead-run', inner]).status).toBe(0)
+      writeFileSync(join(inner, 'journal'), '')
+      expect(removeDeadRuns(parent, {isRunning: () => false})).toEqual(['gw-test-run-101-aaaaaa'])
+      expect(mountPoints().filter((point) => point.startsWith(parent))).toEqual([])
+      expect(readdirSync(parent)).toEqual([])
+    } finally {
+      for (const point of mountPoints().filter((each) => each.startsWith(parent)).reverse()) spawnSync('umount', [point])
       rmSync(parent, {recursive: true, force: true})
     }
   })
