@@ -5,6 +5,7 @@ import {NotYoursError} from '../lib/not-yours.js'
 import {readOwnFile} from '../lib/own-file.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import type {Io} from '../output/io.js'
+import {renderWarning} from '../output/render.js'
 import {eachJournalLine, journalHeaderLine} from './journal-file.js'
 import {JOURNAL_EXTENSION, type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 
@@ -28,14 +29,14 @@ export async function noteJournalPlace(dataDir: string, journalPath: string): Pr
  * finds the refunds it holds as certain. Failing to note it costs only that, and is said; the
  * batch goes on.
  */
-export async function noteRefundJournal({dataDir, io}: {dataDir: string; io: Pick<Io, 'err'>}, journalPath: string): Promise<void> {
+export async function noteRefundJournal({dataDir, io}: {dataDir: string; io: Pick<Io, 'err' | 'errColor'>}, journalPath: string): Promise<void> {
   try {
     await noteJournalPlace(dataDir, journalPath)
   } catch (err) {
     const cost = "refund list --purchase will show this batch's refunds as likely or possible ones, not certain"
     // The note is another user's, or others may change it: what it says, and its fix.
-    if (err instanceof NotYoursError) io.err(`Warning: where this journal is could not be noted: ${cost}.\n${err.message}.\nHint: ${err.hint}\n`)
-    else io.err(`Warning: where this journal is could not be noted in ${dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${cost}.\n`)
+    if (err instanceof NotYoursError) renderWarning(io, `where this journal is could not be noted: ${cost}.\n${err.message}.`, err.hint)
+    else renderWarning(io, `where this journal is could not be noted in ${dataDir} (${(err as NodeJS.ErrnoException).code ?? String(err)}): ${cost}.`)
   }
 }
 

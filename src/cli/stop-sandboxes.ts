@@ -2,6 +2,7 @@ import {ownerWords} from '../lib/not-yours.js'
 import {GwError, PermissionError} from '../errors.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
+import {renderError} from '../output/render.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {knownSandboxes, sandboxStatus, type SandboxStatus} from '../sandbox/server/gateway-process.js'
 import {DEFAULT_SANDBOX} from '../sandbox/server/names.js'
@@ -36,7 +37,7 @@ export async function stopSandboxes(which: {all: true} | {name: string}, ctx: St
     const left = await stopOne(name, runtime, status, ctx)
     if (left === undefined) continue
     if (!('all' in which)) throw left
-    io.err(`Error: ${left.message}${left.hint ? `\nHint: ${left.hint}` : ''}\n`)
+    renderError(io, left, {json: false})
     worst = Math.max(worst, left.exitCode)
   }
   return worst

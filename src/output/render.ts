@@ -210,12 +210,18 @@ export function renderError(io: Io, error: GwError, {json, subject, hint: given}
   // Ctrl-C is the person's own doing, not a failure to shout about.
   const label = error.kind === 'interrupted' ? '' : paint(io.errColor, 'red', 'Error:') + ' '
   // The message and hint may repeat what the gateway or the user sent: shown, never obeyed.
-  let text = `${label}${sanitize(prefix + error.message)}${context.length > 0 ? ` (${sanitize(context.join(', '))})` : ''}\n`
+  const text = `${label}${sanitize(prefix + error.message)}${context.length > 0 ? ` (${sanitize(context.join(', '))})` : ''}\n`
   const hint = given ?? hintFor(error)
-  if (hint) text += `${paint(io.errColor, 'dim', 'Hint:')} ${sanitize(hint)}\n`
-  io.err(text)
+  io.err(text + hintLine(io, hint))
   if (json) io.err(errorJson(error, subject, hint))
 }
+
+/** A warning on stderr: what could not be done and what that costs, then its fix when one is known. */
+export function renderWarning(io: Pick<Io, 'err' | 'errColor'>, message: string, hint?: string): void {
+  io.err(`${paint(io.errColor, 'yellow', 'Warning:')} ${sanitize(message)}\n${hintLine(io, hint)}`)
+}
+
+const hintLine = (io: Pick<Io, 'errColor'>, hint: string | undefined) => (hint ? `${paint(io.errColor, 'dim', 'Hint:')} ${sanitize(hint)}\n` : '')
 
 /**
  * A body as the gateway sent it (gw api), ending in a newline, but for card data: a body holding a

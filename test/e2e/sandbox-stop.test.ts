@@ -196,6 +196,10 @@ describe("another user's local gateway", () => {
       const readable = await runGw(['sandbox', 'stop'], {env: {...homeOf(stranger), GW_DATA_DIR: data}, ...stranger})
       expect(readable.code).toBe(6)
       expect(readable.stderr).toContain(`Error: The local gateway of ${join(data, 'sandbox.json')} belongs to the user nobody: gw stops only a gateway of your own\n`)
+      // Among all of them, the one left is said as a lone one is, with its fix, and the worst exit code is the command's.
+      const all = await runGw(['sandbox', 'stop', '--all'], {env: {...homeOf(stranger), GW_DATA_DIR: data}, ...stranger})
+      expect(all.code, all.stderr).toBe(6)
+      expect(all.stderr).toContain(`Error: The local gateway of ${join(data, 'sandbox.json')} belongs to the user nobody: gw stops only a gateway of your own\nHint: The user nobody can stop it with gw sandbox stop, or an administrator can.\n`)
       expect((await fetch(`${started.stdout.trim()}/_sandbox/info`)).status).toBe(200)
     } finally {
       chownSync(data, nobody.uid, nobody.gid)

@@ -161,7 +161,7 @@ describe('noteRefundJournal', () => {
   /** Notes the place as a batch does, and what it said on stderr. */
   async function noted(dataDir: string, at: string): Promise<string> {
     let said = ''
-    await noteRefundJournal({dataDir, io: {err: (text) => (said += text)}}, at)
+    await noteRefundJournal({dataDir, io: {err: (text) => (said += text), errColor: false}}, at)
     return said
   }
 

@@ -2,7 +2,7 @@ import {describe, expect, it} from 'vitest'
 import {purchaseColumns, triggerColumns} from '../../../src/output/columns.js'
 import {NotFoundError} from '../../../src/errors.js'
 import {testIo} from '../../test-io.js'
-import {recordStream, renderError, renderList, renderRecord} from '../../../src/output/render.js'
+import {recordStream, renderError, renderList, renderRecord, renderWarning} from '../../../src/output/render.js'
 
 const approved = {id: '071-P-ABCDEFGH', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', reference: 'order-1', card_number: '424242XXXXXX4242', extra_field: 'kept'}
 const declined = {...approved, id: '071-P-DECLINED', successful: false, message: 'Insufficient Funds', reference: 'order-2'}
@@ -232,6 +232,22 @@ describe('renderError', () => {
     renderError(io, new NotFoundError('No refund has the id or reference nope: Purchase not found'), {json: false, subject: 'nope'})
     renderError(io, new NotFoundError('Purchase not found'), {json: false, subject: 'nope'})
     expect(io.stderr()).toBe('Error: No refund has the id or reference nope: Purchase not found\nError: nope: Purchase not found\n')
+  })
+})
+
+describe('renderWarning', () => {
+  it('writes the warning and its hint when there is one, on stderr, control characters made visible', () => {
+    const io = testIo()
+    renderWarning(io, 'the note could not be read:\nnote\u001B[2K is shared.', 'Take the others\' write permission away.\u0007')
+    renderWarning(io, 'no hint for this one.')
+    expect(io.stderr()).toBe("Warning: the note could not be read:\nnote\\x1B[2K is shared.\nHint: Take the others' write permission away.\\x07\nWarning: no hint for this one.\n")
+    expect(io.stdout()).toBe('')
+  })
+
+  it('colours its label yellow and the hint\'s dim on a terminal that takes colour', () => {
+    const io = testIo({color: true})
+    renderWarning(io, 'said.', 'done.')
+    expect(io.stderr()).toBe('\u001B[33mWarning:\u001B[39m said.\n\u001B[2mHint:\u001B[22m done.\n')
   })
 })
 
