@@ -5,7 +5,7 @@ import {NotYoursError} from '../lib/not-yours.js'
 import {readOwnFile} from '../lib/own-file.js'
 import type {MadeFor} from '../lists/refund-match.js'
 import type {Io} from '../output/io.js'
-import {renderWarning} from '../output/render.js'
+import {renderWarning} from '../output/warning.js'
 import {eachJournalLine, journalHeaderLine} from './journal-file.js'
 import {JOURNAL_EXTENSION, type JournalTarget, parseEntry, parseJson, sameTarget} from './journal-identity.js'
 

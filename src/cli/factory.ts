@@ -10,6 +10,7 @@ import {filteredIo} from '../output/jq.js'
 import {pagedIo} from '../output/pager.js'
 import type {Prompter} from '../output/prompter.js'
 import type {RenderOptions} from '../output/render.js'
+import {renderWarning} from '../output/warning.js'
 import type {ClientCredentials, RequestGuard} from './build-client.js'
 import {type GlobalFlags, globalsInArgv} from './global-flags.js'
 import {Stop} from './signals.js'
@@ -190,7 +191,7 @@ class CommandFactory implements Factory {
     if (credentials.secretStorage === 'file' && !this.warnedOfPlainFile) {
       this.warnedOfPlainFile = true
       const {plainFileWarning} = await import('../auth/token-store.js')
-      this.io.err(`Warning: ${plainFileWarning(credentials.profileName!, credentials.secretLocation)}\n`)
+      renderWarning(this.io, plainFileWarning(credentials.profileName!, credentials.secretLocation))
     }
     return credentials
   }

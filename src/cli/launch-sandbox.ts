@@ -4,6 +4,7 @@ import {GwError, PermissionError, UsageError} from '../errors.js'
 import {isLoopbackHost, isLoopbackUrl, reachableUrl} from '../lib/loopback.js'
 import type {Platform} from '../lib/platform.js'
 import type {Io} from '../output/io.js'
+import {renderWarning} from '../output/warning.js'
 import {closeOnStop, DetachedStartError, differencesFrom, merchantsFromEnvironment, spawnDetached, type StartRequest} from '../sandbox/server/daemon.js'
 import {sandboxStatus} from '../sandbox/server/gateway-process.js'
 import {nameKey, removeRuntimeFile, type RuntimeInfo, sandboxFiles, type SandboxFiles} from '../sandbox/server/runtime-file.js'
@@ -248,7 +249,7 @@ function warnBeyondLoopback(request: LaunchRequest, controlToken: string, runtim
   const open = request.openTestMerchant
     ? `and --open-test-merchant lets anyone who reaches it in as merchant TEST, whose token (TEST) is published: they can read and make TEST's records and use ${controls}`
     : `where its merchants need their own credentials (merchant TEST, whose token is published, is refused; --open-test-merchant lets it in) and ${controls} need the control token (your own gw sends it from this machine; a merchant's credentials reach only that merchant's sample events and requests)`
-  io.err(`Warning: listening on ${request.host} makes the local gateway reachable from other machines, ${open}.\n`)
+  renderWarning(io, `listening on ${request.host} makes the local gateway reachable from other machines, ${open}.`)
   io.err(`Its control token (for /_sandbox/ as Authorization: Bearer TOKEN${runtimeFile ? `; kept in ${runtimeFile}, readable by you alone` : ''}): ${controlToken}\n`)
 }
 

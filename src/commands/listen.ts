@@ -4,6 +4,7 @@ import {allowHost, allowOrigin} from '../cli/flags.js'
 import {ExitStatus, GwCommand} from '../cli/gw-command.js'
 import {isLoopbackUrl} from '../lib/loopback.js'
 import * as webhookFlags from '../cli/webhook-flags.js'
+import {renderWarning} from '../output/warning.js'
 import type {ListenOptions} from '../webhooks/listen.js'
 
 /**
@@ -78,7 +79,7 @@ Ctrl-C stops accepting, finishes the deliveries in flight, removes the registrat
   }
 
   protected async operate(input: ListenInput) {
-    const said = (why: string) => this.io.err(`Warning: ${why}\n`)
+    const said = (why: string) => renderWarning(this.io, why)
     if ('secret' in input) {
       const {rotateSigningSecret, signingSecret, signingSecretFile} = await import('../webhooks/signing.js')
       if (input.secret === 'print') return void this.io.out(`${await signingSecret(this.factory.configDir, said)}\n`)

@@ -1,6 +1,7 @@
 import {Flags} from '@oclif/core'
 import {profileColumns} from '../auth/columns.js'
 import {GwCommand} from '../cli/gw-command.js'
+import {renderWarning} from '../output/warning.js'
 import type {LoginFlags} from '../auth/login.js'
 
 export default class Login extends GwCommand<LoginFlags> {
@@ -56,7 +57,7 @@ A sandbox profile becomes the active one. A live profile becomes active only wit
     this.io.err(`Logged in: profile ${record.name} is ${record.active ? 'active' : 'saved'}; its token is in ${record.secret === 'file' ? 'a plain file' : 'the OS keychain'}.\n`)
     if (record.secret === 'file') {
       const {insecureCredentialsFile, plainFileWarning} = await import('../auth/token-store.js')
-      this.io.err(`Warning: ${plainFileWarning(record.name, insecureCredentialsFile(this.factory.configDir))}\n`)
+      renderWarning(this.io, plainFileWarning(record.name, insecureCredentialsFile(this.factory.configDir)))
     }
     return record
   }

@@ -1,5 +1,6 @@
 import {Flags} from '@oclif/core'
 import {GwCommand} from '../cli/gw-command.js'
+import {renderWarning} from '../output/warning.js'
 
 export default class Status extends GwCommand<{check: boolean}> {
   static override summary = 'Say which profile and gateway gw uses, and why; with --check, try them'
@@ -49,7 +50,7 @@ Exits 4 when there are no credentials, the token cannot be found where the profi
     }
     const {checkGateway} = await import('../operations/status.js')
     const {record: checked, problem, warning} = checkedStatus(record, target, await checkGateway(await this.factory.deps()))
-    if (warning) this.io.err(`Warning: ${warning}\n`)
+    if (warning) renderWarning(this.io, warning)
     if (problem) throw problem
     return checked
   }

@@ -18,6 +18,7 @@ import {shellQuote} from '../output/hints.js'
 import type {Io} from '../output/io.js'
 import {renderListing, type RenderOptions} from '../output/render.js'
 import {showingProgress} from '../output/progress.js'
+import {renderWarning} from '../output/warning.js'
 import {refundedText, refundsOfNote, refundsOfSummary} from '../output/refund-match-text.js'
 import {matchesFilters} from './filters.js'
 
@@ -79,7 +80,7 @@ export async function recordMade(sent: Pick<Sent, 'body' | 'decided'> & {purchas
     return true
   } catch (err) {
     const why = sanitizeLine(err instanceof Error ? err.message : String(err))
-    f.io.err(`Warning: gw could not record making this refund (${why}): ${unrecordedShows(sent, transactionId)}.\n`)
+    renderWarning(f.io, `gw could not record making this refund (${why}): ${unrecordedShows(sent, transactionId)}.`)
     return false
   }
 }

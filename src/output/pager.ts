@@ -1,6 +1,7 @@
 import type {ChildProcess} from 'node:child_process'
 import {drainWaiter, type Io, withStdinTTY} from './io.js'
 import {sanitize} from '../safety/sanitize.js'
+import {renderWarning} from './warning.js'
 
 /** What Io.outFailure says once the reader quit the pager (q in less): the output stops, and that is no error. */
 export const PAGER_QUIT = 'EPAGERQUIT'
@@ -57,7 +58,7 @@ export function pagedIo(io: Io, env: NodeJS.ProcessEnv, stdout: NodeJS.WriteStre
     const child = spawn(command!.argv[0]!, command!.argv.slice(1), {stdio: ['pipe', 'inherit', 'inherit'], env: {LESS: 'FRX', LV: '-c', LESSCHARSET: 'utf-8', ...env}})
     const started = await new Promise<boolean>((resolve) => child.once('spawn', () => resolve(true)).once('error', () => resolve(false)))
     if (!started) {
-      if (command!.chosen) io.err(`Warning: the pager ${command!.argv.join(' ')} could not be started; printing instead.\n`)
+      if (command!.chosen) renderWarning(io, `the pager ${command!.argv.join(' ')} could not be started; printing instead.`)
       return
     }
     io.status(undefined)

@@ -4,6 +4,7 @@ import {paint} from './colors.js'
 import {columnsFor, pickFields} from './fields.js'
 import type {Io} from './io.js'
 import {hintFor} from './hints.js'
+import {hintLine} from './warning.js'
 import {errorJson, escapeControls, prettyJson, toJson, toNdjsonLine} from './json.js'
 import {sanitize} from '../safety/sanitize.js'
 import {printsAsSent} from '../safety/prints-as-sent.js'
@@ -215,13 +216,6 @@ export function renderError(io: Io, error: GwError, {json, subject, hint: given}
   io.err(text + hintLine(io, hint))
   if (json) io.err(errorJson(error, subject, hint))
 }
-
-/** A warning on stderr: what could not be done and what that costs, then its fix when one is known. */
-export function renderWarning(io: Pick<Io, 'err' | 'errColor'>, message: string, hint?: string): void {
-  io.err(`${paint(io.errColor, 'yellow', 'Warning:')} ${sanitize(message)}\n${hintLine(io, hint)}`)
-}
-
-const hintLine = (io: Pick<Io, 'errColor'>, hint: string | undefined) => (hint ? `${paint(io.errColor, 'dim', 'Hint:')} ${sanitize(hint)}\n` : '')
 
 /**
  * A body as the gateway sent it (gw api), ending in a newline, but for card data: a body holding a

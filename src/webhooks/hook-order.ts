@@ -4,6 +4,7 @@ import {journalTarget, type JournalTarget} from '../batch/journal-identity.js'
 import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import type {GwRecord} from '../api/schemas/record.js'
 import type {Io} from '../output/io.js'
+import {renderWarning} from '../output/warning.js'
 import {sanitizeLine} from '../safety/sanitize.js'
 import {forgetHook, hookFacts, keepHookOrder, type Making, recordHookMade} from './hooks-made.js'
 
@@ -70,7 +71,7 @@ export async function makeRecorded(place: MadeRecordsPlace & {readonly io: Io}, 
     recordHookMade(place.dataDir, target, {id: hook.id, sentAt, answeredAt, ...(gatewayRun === undefined ? {} : {gatewayRun})})
   } catch (err) {
     const why = sanitizeLine(err instanceof Error ? err.message : String(err))
-    place.io.err(`Warning: gw could not record making web hook ${sanitizeLine(hook.id)} (${why}): gw webhook list cannot tell the gateway's order by it.\n`)
+    renderWarning(place.io, `gw could not record making web hook ${sanitizeLine(hook.id)} (${why}): gw webhook list cannot tell the gateway's order by it.`)
   }
   return hook
 }

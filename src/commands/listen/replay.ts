@@ -1,6 +1,7 @@
 import {Args} from '@oclif/core'
 import {GwCommand} from '../../cli/gw-command.js'
 import * as webhookFlags from '../../cli/webhook-flags.js'
+import {renderWarning} from '../../output/warning.js'
 import type {ReplayOptions} from '../../webhooks/replay.js'
 
 /** What is replayed, and to where: the proxy and --json are the Factory's. */
@@ -35,7 +36,7 @@ An event your app does not accept (not 2xx, or no answer) is reported and the re
 
   protected async operate(input: ReplayInput) {
     const [{replay}, {signingSecret}] = await Promise.all([import('../../webhooks/replay.js'), import('../../webhooks/signing.js')])
-    const said = (why: string) => this.io.err(`Warning: ${why}\n`)
+    const said = (why: string) => renderWarning(this.io, why)
     await replay({...input, proxy: await this.factory.proxy(), signingSecret: await signingSecret(this.factory.configDir, said), json: this.factory.flags.json}, this.io)
   }
 }

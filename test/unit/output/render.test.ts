@@ -2,7 +2,8 @@ import {describe, expect, it} from 'vitest'
 import {purchaseColumns, triggerColumns} from '../../../src/output/columns.js'
 import {NotFoundError} from '../../../src/errors.js'
 import {testIo} from '../../test-io.js'
-import {recordStream, renderError, renderList, renderRecord, renderWarning} from '../../../src/output/render.js'
+import {recordStream, renderError, renderList, renderRecord} from '../../../src/output/render.js'
+import {renderWarning} from '../../../src/output/warning.js'
 
 const approved = {id: '071-P-ABCDEFGH', amount: 1000, currency: 'AUD', successful: true, message: 'Approved', reference: 'order-1', card_number: '424242XXXXXX4242', extra_field: 'kept'}
 const declined = {...approved, id: '071-P-DECLINED', successful: false, message: 'Insufficient Funds', reference: 'order-2'}
