@@ -19,7 +19,7 @@ const placesFile = (dataDir: string) => join(dataDir, 'journals', 'elsewhere.ndj
  */
 export async function noteJournalPlace(dataDir: string, journalPath: string): Promise<void> {
   const path = realPath(journalPath)
-  if ((await journalPlaces(dataDir)).includes(path)) return
+  if (journalPlaces(dataDir).includes(path)) return
   await mkdir(join(dataDir, 'journals'), {recursive: true, mode: 0o700})
   await appendFile(placesFile(dataDir), `${JSON.stringify(path)}\n`, {mode: 0o600})
 }
@@ -41,10 +41,10 @@ export async function noteRefundJournal({dataDir, io}: {dataDir: string; io: Pic
 }
 
 /**
- * The places noted (noteJournalPlace), each once. It rejects when the note cannot be read, or is not
+ * The places noted (noteJournalPlace), each once. It throws when the note cannot be read, or is not
  * the user's own (NotYoursError): another's could point gw at journals that are not the user's.
  */
-async function journalPlaces(dataDir: string): Promise<string[]> {
+function journalPlaces(dataDir: string): string[] {
   const text = readOwnFile(placesFile(dataDir)) ?? ''
   const places = text.split('\n').map((line) => parseJson(line)).filter((place): place is string => typeof place === 'string')
   return [...new Set(places)]
@@ -64,7 +64,12 @@ export async function journaledRefunds(dataDir: string, target: JournalTarget, r
   const directory = join(dataDir, 'journals')
   const names = await readdir(directory).catch(() => [] as string[])
   const own = names.filter((file) => file.startsWith('refund-create-') && file.endsWith(JOURNAL_EXTENSION)).map((name) => join(directory, name))
-  const given = await journalPlaces(dataDir).catch(() => [] as string[])
+  let given: string[] = []
+  try {
+    given = journalPlaces(dataDir)
+  } catch {
+    // A note that cannot be used (unreadable, or others may change it) names none: the journals in gw's data directory still tell.
+  }
   // A journal is read once, however it was found: a place noted may be one of the directory's own.
   const paths = new Set<string>()
   for (const path of [...own, ...given]) {
