@@ -1,0 +1,214 @@
+import {mkdtempSync, writeFileSync} from 'node:fs'
+import {tmpdir} from 'node:os'
+import {join} from 'node:path'
+import {afterAll, beforeAll, describe, expect, it} from 'vitest'
+import {GatewayClient} from '../../../src/api/client.js'
+import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
+import {purchaseBatch} from '../../../src/batch/kinds.js'
+import {runBatch} from '../../../src/batch/run-batch.js'
+import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
+import {testIo, type TestIo} from '../../test-io.js'
+
+let gateway: RunningSandbox
+let token: string
+beforeAll(async () => {
+  gateway = await startSandbox({port: 0, host: '127.0.0.1', mode: 'sandbox', merchants: []})
+  const answer = await fetch(`${gateway.url}/v1.0/credit_cards`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Basic ${Buffer.from('TEST:TEST').toString('base64')}`}, body: JSON.stringify({card_holder: 'Jo Citizen', card_number: '4005550000000001', card_expiry: '02/2030', cvv: '123'})})
+  token = ((await answer.json()) as {response: {token: string}}).response.token
+})
+afterAll(() => gateway.close())
+
+/** Runs the batch of `csv`, in a data directory of its own unless given one; `input`, the file of an earlier run, to run the same file again. */
+function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string} = {}) {
+  const io = options.io ?? testIo()
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
+  const input = options.input ?? join(mkdtempSync(join(tmpdir(), 'gw-run-batch-input-')), 'purchases.csv')
+  writeFileSync(input, csv)
+  const client = new GatewayClient({baseUrl: gateway.url, username: 'TEST', token: 'TEST', userAgent: 'test'})
+  const plans: BatchPlan[] = []
+  const f: BatchDeps = {
+    io,
+    json: false,
+    dataDir,
+    target: async () => ({baseUrl: gateway.url, username: 'TEST'}),
+    deps: async () => ({client, io}),
+    confirmed: async (plan) => (plans.push(await plan()), {client, io}),
+    onSoftStop: (handler) => handler && options.onStop?.(handler),
+  }
+  const flags: BatchFlags = {input, 'skip-invalid': false, 'dry-run': false, ...options.flags}
+  const result = runBatch(purchaseBatch, flags, f).finally(() => client.close())
+  return {io, plans, input, dataDir, result}
+}
+
+let batches = 0
+/** Rows of purchases of `amounts` (cents) on the test card, each under a reference of this batch's own. */
+function purchases(amounts: number[]): {csv: string; references: string[]} {
+  const prefix = `rb${++batches}`
+  const references = amounts.map((_, i) => `${prefix}-${i + 1}`)
+  return {csv: `card_token,amount,reference\n${amounts.map((amount, i) => `${token},${amount},${references[i]}`).join('\n')}\n`, references}
+}
+
+const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
+const journalOf = (stderr: string) => /^Journal: (\S+)/m.exec(stderr)![1]!
+
+/** How many purchases the gateway holds under a reference, from the newest 100 (the tests make fewer): a row sent twice is two. */
+async function heldUnder(reference: string): Promise<number> {
+  const answer = await fetch(`${gateway.url}/v1.0/purchases?limit=100`, {headers: {authorization: `Basic ${Buffer.from('TEST:TEST').toString('base64')}`}})
+  return ((await answer.json()) as {response: {reference: string}[]}).response.filter((purchase) => purchase.reference === reference).length
+}
+
+describe('runBatch, a purchase batch sent to a local gateway in this process', () => {
+  it('sends each row once, a line each on stdout, the journal and the summary on stderr; confirmed once, told the rows and their money', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    const first = run(csv)
+    expect(await first.result).toBe(0)
+    expect(lines(first.io.stdout()).map((line) => [line.row, line.line, line.reference, line.status, line.exit_code, (line.record as {amount: number}).amount])).toEqual([
+      [1, 2, references[0], 'approved', 0, 1000],
+      [2, 3, references[1], 'approved', 0, 2000],
+    ])
+    expect(first.io.stderr()).toMatch(new RegExp(`^Journal: ${first.dataDir}/journals/purchase-create-[a-z]+-[a-z]+\\.sqlite\\n2 purchases: 2 approved in \\d+\\.\\d s\\n  approved 30\\.00 AUD\\n$`))
+    expect(first.plans).toEqual([{noun: 'purchase', rows: 2, totals: '30.00 AUD'}])
+    for (const reference of references) expect(await heldUnder(reference)).toBe(1)
+  })
+
+  it('run again, finds every row answered in its journal and sends none again', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    const first = run(csv)
+    expect(await first.result).toBe(0)
+    const again = run(csv, {dataDir: first.dataDir, input: first.input})
+    expect(await again.result).toBe(0)
+    expect(again.io.stderr()).toContain(`Journal: ${journalOf(first.io.stderr())} (resuming: 2 rows answered, 0 in doubt, 0 not started)\n`)
+    expect(lines(again.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([
+      [references[0], 'approved', true],
+      [references[1], 'approved', true],
+    ])
+    for (const reference of references) expect(await heldUnder(reference)).toBe(1)
+  })
+
+  it('refuses a batch with an invalid row before anything is sent, naming each line and the fix', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const broken = csv.replace(`,2000,`, ',20.5.0,').replace(`,3000,`, ',-3,')
+    const refused = run(broken)
+    await expect(refused.result).rejects.toMatchObject({
+      name: 'UsageError',
+      message: '2 of 3 rows are invalid (lines 3, 4): nothing was sent',
+      hint: 'Fix them and run it again, or add --skip-invalid to send the valid rows only.',
+    })
+    const why = "amount must be a positive whole number in the currency's minor unit"
+    expect(refused.io.stderr()).toBe(`${refused.input} line 3: ${why}, got "20.5.0"\n${refused.input} line 4: ${why}, got "-3"\n`)
+    expect(refused.io.stdout()).toBe('')
+    expect(refused.plans).toEqual([])
+    expect(await heldUnder(references[0]!)).toBe(0)
+  })
+
+  it('with --skip-invalid, sends the valid rows and reports each invalid one as skipped; its exit code is the sent rows\'', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    const skipping = run(csv.replace(',2000,', ',lots,'), {flags: {'skip-invalid': true}})
+    expect(await skipping.result).toBe(0)
+    expect(lines(skipping.io.stdout()).map((line) => [line.row, line.reference, line.status])).toEqual([
+      [2, references[1], 'invalid'],
+      [1, references[0], 'approved'],
+    ])
+    expect(skipping.plans).toEqual([{noun: 'purchase', rows: 1, totals: '10.00 AUD'}])
+    expect(await heldUnder(references[1]!)).toBe(0)
+  })
+
+  it('says a file of invalid rows alone has none to send', async () => {
+    const {csv} = purchases([1000])
+    const none = run(csv.replace(',1000,', ',none,'), {flags: {'skip-invalid': true}})
+    await expect(none.result).rejects.toMatchObject({name: 'UsageError', message: `${none.input} has no valid rows: nothing was sent`})
+  })
+
+  it('names at most ten invalid lines, then three dots', async () => {
+    const {csv} = purchases(Array(12).fill(0))
+    await expect(run(csv).result).rejects.toMatchObject({message: '12 of 12 rows are invalid (lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ...): nothing was sent'})
+  })
+
+  it('--dry-run prints the requests it would send and sends nothing; after a run, the rows it answered', async () => {
+    const {csv, references} = purchases([1000, 2500])
+    const dry = run(csv, {flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout())).toEqual([
+      {row: 1, line: 2, reference: references[0], request: {card_token: token, amount: 1000, reference: references[0], currency: 'AUD'}},
+      {row: 2, line: 3, reference: references[1], request: {card_token: token, amount: 2500, reference: references[1], currency: 'AUD'}},
+    ])
+    expect(dry.io.stderr()).toBe('Dry run: 2 purchases would be sent (35.00 AUD). Nothing was sent.\n')
+    expect(await heldUnder(references[0]!)).toBe(0)
+    const sent = run(csv, {dataDir: dry.dataDir, input: dry.input})
+    expect(await sent.result).toBe(0)
+    const after = run(csv, {dataDir: dry.dataDir, input: dry.input, flags: {'dry-run': true}})
+    expect(await after.result).toBe(0)
+    expect(lines(after.io.stdout()).map((line) => line.journal)).toEqual(['answered (approved): not sent again', 'answered (approved): not sent again'])
+    expect(after.io.stderr()).toBe(`Dry run: 0 purchases would be sent (nothing); 2 answered and 0 in doubt by an earlier run of this batch (journal ${journalOf(sent.io.stderr())}). Nothing was sent.\n`)
+  })
+
+  it('--dry-run with fields picked is refused: it prints requests, not records', async () => {
+    const {csv} = purchases([1000])
+    const io = testIo()
+    const picked = run(csv, {io, flags: {'dry-run': true}})
+    await picked.result
+    const refused = runBatch(purchaseBatch, {input: picked.input, 'skip-invalid': false, 'dry-run': true}, {...({} as BatchDeps), io, fields: ['id']})
+    await expect(refused).rejects.toMatchObject({name: 'UsageError', message: expect.stringContaining('--dry-run prints the requests a batch would send'), hint: 'Leave the fields out of the dry run, or pick from its lines with --jq, e.g. --jq .request.amount.'})
+  })
+
+  it('--input - with stdin a terminal is refused, with how to pipe it in', async () => {
+    const {csv} = purchases([1000])
+    const io = testIo({tty: true})
+    const terminal = run(csv, {io, flags: {input: '-'}})
+    await expect(terminal.result).rejects.toMatchObject({message: '--input - reads the batch from stdin, but stdin is a terminal', hint: 'Pipe it in, e.g. gw purchase create --input - < purchases.csv'})
+  })
+
+  it('the same rows in another file: said to be that batch, moved or copied, and what it sent is not sent again', async () => {
+    const {csv, references} = purchases([1000])
+    const first = run(csv)
+    expect(await first.result).toBe(0)
+    const copy = run(csv, {dataDir: first.dataDir})
+    expect(await copy.result).toBe(0)
+    expect(copy.io.stderr()).toContain(`\nJournal: it was begun for the same rows at ${first.input}: this is that batch, moved or copied, and what it sent is not sent again.\n`)
+    expect(await heldUnder(references[0]!)).toBe(1)
+  })
+
+  it('a row changed after an earlier run sent it is not sent again: named with its line, exit 2', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const first = run(csv)
+    expect(await first.result).toBe(0)
+    const edited = run(csv.replace(`,2000,${references[1]}`, `,2100,${references[1]}`), {dataDir: first.dataDir, input: first.input})
+    expect(await edited.result).toBe(2)
+    expect(edited.io.stderr()).toContain(`\nLine 3 of ${first.input} was changed after an earlier run sent it: not sent again (exit 2). Put it back as it was, or give each change a reference of its own.\n`)
+    const both = run(csv.replace(`,1000,`, ',1100,').replace(`,2000,`, ',2100,'), {dataDir: first.dataDir, input: first.input})
+    expect(await both.result).toBe(2)
+    expect(both.io.stderr()).toContain(`\nLines 2, 3 of ${first.input} were changed after an earlier run sent them: not sent again (exit 2). Put them back as they were, or give each change a reference of its own.\n`)
+    expect(await heldUnder(references[1]!)).toBe(1)
+  })
+
+  it('the first Ctrl-C finishes the rows in flight and starts no more; the summary says what is left, and the batch ends interrupted', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const answers: ReturnType<SoftStop>[] = []
+    const stopped = run(csv, {onStop: (handler) => answers.push(handler('SIGINT'))})
+    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+    expect(answers).toEqual(['finish'])
+    expect(stopped.io.stderr()).toContain('\nCtrl-C: finishing the purchases in flight, starting no more (again to stop at once).\n')
+    expect(stopped.io.stderr()).toContain(`\nNot finished: 0 rows answered, 0 in doubt, 3 not started. Run the same command again to finish the batch`)
+    expect(stopped.io.stdout()).toBe('')
+    for (const reference of references) expect(await heldUnder(reference)).toBe(0)
+  })
+
+  it('a second signal aborts the rows in flight, and a third stops gw at once; SIGTERM is named as it is', async () => {
+    const {csv} = purchases([1000])
+    const answers: ReturnType<SoftStop>[] = []
+    const stopped = run(csv, {onStop: (handler) => answers.push(handler('SIGTERM'), handler('SIGTERM'), handler('SIGTERM'))})
+    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+    expect(answers.slice(0, 2)).toEqual(['finish', 'abort'])
+    expect(answers[2]).toMatchObject({name: 'InterruptedError'})
+    expect(stopped.io.stderr()).toContain('\nSIGTERM: finishing the purchases in flight, starting no more (again to stop at once).\n')
+  })
+
+  it('stdout that takes no more stops the batch: no more rows are started, and the error says the journal holds what was sent', async () => {
+    const {csv} = purchases(Array(8).fill(1000))
+    const full = run(csv, {io: testIo({failWrites: {code: 'ENOSPC', afterWrites: 1}}), flags: {concurrency: 1}})
+    const error = await full.result.then(() => undefined, (err: unknown) => err)
+    expect(error).toMatchObject({name: 'WriteError', message: expect.stringMatching(/no more rows were started$/), hint: `Every row sent has its result in the journal ${journalOf(full.io.stderr())}; run the same command again to finish the batch.`})
+    expect(lines(full.io.stdout())).toHaveLength(1)
+    expect(full.io.stderr()).toMatch(/\nNot finished: \d rows? answered, 0 in doubt, \d not started\./)
+  })
+})
