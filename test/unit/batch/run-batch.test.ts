@@ -3,6 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GatewayClient} from '../../../src/api/client.js'
+import {AuthError} from '../../../src/errors.js'
 import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
 import {purchaseBatch} from '../../../src/batch/kinds.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
@@ -210,5 +211,39 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(error).toMatchObject({name: 'WriteError', message: expect.stringMatching(/no more rows were started$/), hint: `Every row sent has its result in the journal ${journalOf(full.io.stderr())}; run the same command again to finish the batch.`})
     expect(lines(full.io.stdout())).toHaveLength(1)
     expect(full.io.stderr()).toMatch(/\nNot finished: \d rows? answered, 0 in doubt, \d not started\./)
+  })
+
+  it('--dry-run with --skip-invalid: an invalid row is a line of its own, counted in the summary', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    const dry = run(csv.replace(',2000,', ',lots,'), {flags: {'dry-run': true, 'skip-invalid': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout())).toEqual([
+      {row: 1, line: 2, reference: references[0], request: {card_token: token, amount: 1000, reference: references[0], currency: 'AUD'}},
+      {row: 2, line: 3, reference: references[1], status: 'invalid', error: {messages: ["amount must be a positive whole number in the currency's minor unit, got \"lots\""]}},
+    ])
+    expect(dry.io.stderr()).toBe('Dry run: 1 purchase would be sent (10.00 AUD); 1 invalid row skipped. Nothing was sent.\n')
+  })
+
+  it('--dry-run without a profile: what the rows would send, with no journal to read', async () => {
+    const {csv} = purchases([1000])
+    const io = testIo()
+    const ran = run(csv, {io, flags: {'dry-run': true}})
+    await ran.result
+    const noProfile = {...({} as BatchDeps), io, dataDir: ran.dataDir, target: () => Promise.reject(new AuthError('No profile is set up'))}
+    expect(await runBatch(purchaseBatch, {input: ran.input, 'skip-invalid': false, 'dry-run': true}, noProfile)).toBe(0)
+    expect(io.stderr()).toBe('Dry run: 1 purchase would be sent (10.00 AUD). Nothing was sent.\nDry run: 1 purchase would be sent (10.00 AUD). Nothing was sent.\n')
+    // Anything else that fails is no missing profile: it is not passed over.
+    const failing = {...noProfile, target: () => Promise.reject(new TypeError('a bug'))}
+    await expect(runBatch(purchaseBatch, {input: ran.input, 'skip-invalid': false, 'dry-run': true}, failing)).rejects.toThrow('a bug')
+  })
+
+  it('a batch begun on stdin and given again as a file is that batch: said so, and nothing is sent again', async () => {
+    const {csv, references} = purchases([1000])
+    const piped = run(csv, {io: testIo({stdin: csv}), flags: {input: '-'}})
+    expect(await piped.result).toBe(0)
+    const file = run(csv, {dataDir: piped.dataDir})
+    expect(await file.result).toBe(0)
+    expect(file.io.stderr()).toContain(`\nJournal: it was begun for the same rows on stdin: this is that batch, given again as ${file.input}, and what it sent is not sent again.\n`)
+    expect(await heldUnder(references[0]!)).toBe(1)
   })
 })
