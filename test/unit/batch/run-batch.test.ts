@@ -1,4 +1,4 @@
-import {mkdtempSync, writeFileSync} from 'node:fs'
+import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
@@ -6,6 +6,7 @@ import {GatewayClient} from '../../../src/api/client.js'
 import {AuthError} from '../../../src/errors.js'
 import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
 import {purchaseBatch} from '../../../src/batch/kinds.js'
+import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
 import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
 import {testIo, type TestIo} from '../../test-io.js'
@@ -19,8 +20,8 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-/** Runs the batch of `csv`, in a data directory of its own unless given one; `input`, the file of an earlier run, to run the same file again. */
-function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string} = {}) {
+/** Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own unless given one; `input`, the file of an earlier run, to run the same file again. */
+function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string; refunds?: boolean} = {}) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
   const input = options.input ?? join(mkdtempSync(join(tmpdir(), 'gw-run-batch-input-')), 'purchases.csv')
@@ -37,7 +38,7 @@ function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; on
     onSoftStop: (handler) => handler && options.onStop?.(handler),
   }
   const flags: BatchFlags = {input, 'skip-invalid': false, 'dry-run': false, ...options.flags}
-  const result = runBatch(purchaseBatch, flags, f).finally(() => client.close())
+  const result = (options.refunds ? runBatch(refundBatch, flags, f) : runBatch(purchaseBatch, flags, f)).finally(() => client.close())
   return {io, plans, input, dataDir, result}
 }
 
@@ -100,6 +101,13 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(refused.io.stdout()).toBe('')
     expect(refused.plans).toEqual([])
     expect(await heldUnder(references[0]!)).toBe(0)
+  })
+
+  it('one invalid row is said in the singular, each of its problems named', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    const refused = run(csv.replace(`,2000,${references[1]}`, ',lots,'))
+    await expect(refused.result).rejects.toMatchObject({message: '1 of 2 rows is invalid (line 3): nothing was sent'})
+    expect(refused.io.stderr()).toMatch(new RegExp(`^${refused.input} line 3: [^;\\n]+; [^;\\n]+\\n$`))
   })
 
   it('with --skip-invalid, sends the valid rows and reports each invalid one as skipped; its exit code is the sent rows\'', async () => {
@@ -245,5 +253,41 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(await file.result).toBe(0)
     expect(file.io.stderr()).toContain(`\nJournal: it was begun for the same rows on stdin: this is that batch, given again as ${file.input}, and what it sent is not sent again.\n`)
     expect(await heldUnder(references[0]!)).toBe(1)
+  })
+
+  it('a refund batch given its journal notes where it is; a row without a reference is sent under one derived from its purchase', async () => {
+    const {csv, references: purchased} = purchases([1000, 2000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'refunds.sqlite')
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-back\n${purchased[1]},200,\n`
+    const dry = run(refunds, {dataDir: bought.dataDir, refunds: true, flags: {journal, 'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout()).map((line) => line.reference)).toEqual([`${purchased[0]}-back`, `${purchased[1]}-R1`])
+    const sent = run(refunds, {dataDir: bought.dataDir, input: dry.input, refunds: true, flags: {journal}})
+    expect(await sent.result).toBe(0)
+    expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status])).toEqual([
+      [`${purchased[0]}-back`, 'approved'],
+      [`${purchased[1]}-R1`, 'approved'],
+    ])
+    expect(sent.io.stderr()).toContain(`Journal: ${journal}\n`)
+    expect(readFileSync(join(bought.dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(journal)}\n`)
+    // Run again, the derived reference is the one the journal kept, and nothing is sent again.
+    const again = run(refunds, {dataDir: bought.dataDir, input: dry.input, refunds: true, flags: {journal}})
+    expect(await again.result).toBe(0)
+    expect(again.io.stderr()).toContain(`Journal: ${journal} (resuming: 2 rows answered, 0 in doubt, 0 not started)\n`)
+    expect(lines(again.io.stdout()).map((line) => [line.reference, line.resumed])).toEqual([
+      [`${purchased[0]}-back`, true],
+      [`${purchased[1]}-R1`, true],
+    ])
+  })
+
+  it('a purchase batch given its journal notes nothing: only refunds are looked for there', async () => {
+    const {csv} = purchases([1000])
+    const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'purchases.sqlite')
+    const given = run(csv, {flags: {journal}})
+    expect(await given.result).toBe(0)
+    expect(given.io.stderr()).toContain(`Journal: ${journal}\n`)
+    expect(() => readFileSync(join(given.dataDir, 'journals', 'elsewhere.ndjson'))).toThrow(/ENOENT/)
   })
 })
