@@ -131,6 +131,8 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
   it('names at most ten invalid lines, then three dots', async () => {
     const {csv} = purchases(Array(12).fill(0))
     await expect(run(csv).result).rejects.toMatchObject({message: '12 of 12 rows are invalid (lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, ...): nothing was sent'})
+    const ten = purchases(Array(10).fill(0))
+    await expect(run(ten.csv).result).rejects.toMatchObject({message: '10 of 10 rows are invalid (lines 2, 3, 4, 5, 6, 7, 8, 9, 10, 11): nothing was sent'})
   })
 
   it('--dry-run prints the requests it would send and sends nothing; after a run, the rows it answered', async () => {
@@ -289,5 +291,46 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(await given.result).toBe(0)
     expect(given.io.stderr()).toContain(`Journal: ${journal}\n`)
     expect(() => readFileSync(join(given.dataDir, 'journals', 'elsewhere.ndjson'))).toThrow(/ENOENT/)
+  })
+
+  it('--dry-run of a refund batch: a row without an amount refunds its purchase in full, in its currency', async () => {
+    const {csv, references: purchased} = purchases([1000, 2000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const dry = run(`transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-part\n${purchased[1]},,${purchased[1]}-all\n`, {dataDir: bought.dataDir, refunds: true, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout()).map((line) => (line.request as {amount: number | null}).amount)).toEqual([100, null])
+    expect(dry.io.stderr()).toBe('Dry run: 2 refunds would be sent (1.00 AUD; 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.\n')
+  })
+
+  it('--dry-run after a run stopped before it sent anything says nothing of an earlier run; of a copy, where the batch was begun', async () => {
+    const {csv} = purchases([1000, 2000])
+    const stopped = run(csv, {onStop: (handler) => handler('SIGINT')})
+    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+    const dry = run(csv, {dataDir: stopped.dataDir, input: stopped.input, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(dry.io.stderr()).toBe('Dry run: 2 purchases would be sent (30.00 AUD). Nothing was sent.\n')
+    const sent = run(csv, {dataDir: stopped.dataDir, input: stopped.input})
+    expect(await sent.result).toBe(0)
+    const copy = run(csv, {dataDir: stopped.dataDir, flags: {'dry-run': true}})
+    expect(await copy.result).toBe(0)
+    expect(copy.io.stderr()).toBe(`Dry run: 0 purchases would be sent (nothing); 2 answered and 0 in doubt by an earlier run of this batch (journal ${journalOf(sent.io.stderr())}, begun for the same rows at ${stopped.input}). Nothing was sent.\n`)
+    const piped = run(csv, {io: testIo({stdin: csv}), flags: {input: '-'}})
+    expect(await piped.result).toBe(0)
+    const fromFile = run(csv, {dataDir: piped.dataDir, flags: {'dry-run': true}})
+    expect(await fromFile.result).toBe(0)
+    expect(fromFile.io.stderr()).toContain(', begun for the same rows on stdin). Nothing was sent.\n')
+  })
+
+  it('a refund batch copied is said to be that batch, and how to refund its rows again as a new one', async () => {
+    const {csv, references: purchased} = purchases([1000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-copied\n`
+    const first = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await first.result).toBe(0)
+    const copy = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await copy.result).toBe(0)
+    expect(copy.io.stderr()).toContain(`\nJournal: it was begun for the same rows at ${first.input}: this is that batch, moved or copied, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
   })
 })
