@@ -9,6 +9,7 @@ import {purchaseBatch} from '../../../src/batch/kinds.js'
 import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
 import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
+import {countingProxy} from '../../counting-proxy.js'
 import {testIo, type TestIo} from '../../test-io.js'
 
 let gateway: RunningSandbox
@@ -20,19 +21,24 @@ beforeAll(async () => {
 })
 afterAll(() => gateway.close())
 
-/** Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own unless given one; `input`, the file of an earlier run, to run the same file again. */
-function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string; refunds?: boolean} = {}) {
+/**
+ * Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own
+ * unless given one; `input`, the file of an earlier run, to run the same file again; `baseUrl`, a
+ * proxy in front of the gateway.
+ */
+function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string} = {}) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
   const input = options.input ?? join(mkdtempSync(join(tmpdir(), 'gw-run-batch-input-')), 'purchases.csv')
   writeFileSync(input, csv)
-  const client = new GatewayClient({baseUrl: gateway.url, username: 'TEST', token: 'TEST', userAgent: 'test'})
+  const baseUrl = options.baseUrl ?? gateway.url
+  const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test'})
   const plans: BatchPlan[] = []
   const f: BatchDeps = {
     io,
     json: false,
     dataDir,
-    target: async () => ({baseUrl: gateway.url, username: 'TEST'}),
+    target: async () => ({baseUrl, username: 'TEST'}),
     deps: async () => ({client, io}),
     confirmed: async (plan) => (plans.push(await plan()), {client, io}),
     onSoftStop: (handler) => handler && options.onStop?.(handler),
@@ -332,5 +338,36 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     const copy = run(refunds, {dataDir: bought.dataDir, refunds: true})
     expect(await copy.result).toBe(0)
     expect(copy.io.stderr()).toContain(`\nJournal: it was begun for the same rows at ${first.input}: this is that batch, moved or copied, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
+  })
+
+  it('a second signal leaves the row in flight in doubt: a dry run says it is looked up first, and a file without it is told to check it', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const held = await countingProxy(gateway.url, {hold: (request) => (request.method === 'POST' && request.reference === references[0] ? released : undefined)})
+    try {
+      const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'doubt.sqlite')
+      let stop: SoftStop | undefined
+      const stopped = run(csv, {baseUrl: held.url, flags: {concurrency: 1, journal}, onStop: (handler) => (stop = handler)})
+      await held.arrived((request) => request.method === 'POST' && request.reference === references[0])
+      expect([stop!('SIGINT'), stop!('SIGINT')]).toEqual(['finish', 'abort'])
+      await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+      expect(stopped.io.stderr()).toContain(`\nNot finished: 0 rows answered, 1 in doubt, 1 not started. Run the same command again to finish the batch`)
+      const dry = run(csv, {baseUrl: held.url, dataDir: stopped.dataDir, input: stopped.input, flags: {journal, 'dry-run': true}})
+      expect(await dry.result).toBe(0)
+      expect(lines(dry.io.stdout()).map((line) => line.journal)).toEqual(['in doubt: looked up first, sent only if the gateway has none', undefined])
+      expect(dry.io.stderr()).toBe(`Dry run: 1 purchase would be sent (20.00 AUD); 0 answered and 1 in doubt by an earlier run of this batch (journal ${journal}). Nothing was sent.\n`)
+      // The gateway gets the request held for it, as a slow one would, though gw stopped waiting.
+      release()
+      await held.answered((request) => request.method === 'POST' && request.reference === references[0])
+      const without = run(csv.replace(`${token},1000,${references[0]}\n`, ''), {baseUrl: held.url, dataDir: stopped.dataDir, input: stopped.input, flags: {journal}})
+      expect(await without.result).toBe(0)
+      expect(without.io.stderr()).toContain(`\nJournal: reference ${references[0]} (line 2 then) was sent by an earlier run with no answer kept, and ${stopped.input} no longer has it: check it with gw purchase get ${references[0]} before sending it again.\n`)
+      expect(lines(without.io.stdout()).map((line) => [line.reference, line.status])).toEqual([[references[1], 'approved']])
+      expect(held.repeats()).toEqual({})
+    } finally {
+      release()
+      await held.close()
+    }
   })
 })
