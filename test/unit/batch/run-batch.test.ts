@@ -32,7 +32,9 @@ function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; on
   const input = options.input ?? join(mkdtempSync(join(tmpdir(), 'gw-run-batch-input-')), 'purchases.csv')
   writeFileSync(input, csv)
   const baseUrl = options.baseUrl ?? gateway.url
-  const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test'})
+  // As the command's Stop: a second signal aborts the requests in flight, through the signal the client listens to.
+  const stop = new AbortController()
+  const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test', signal: stop.signal})
   const plans: BatchPlan[] = []
   const f: BatchDeps = {
     io,
@@ -41,7 +43,13 @@ function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; on
     target: async () => ({baseUrl, username: 'TEST'}),
     deps: async () => ({client, io}),
     confirmed: async (plan) => (plans.push(await plan()), {client, io}),
-    onSoftStop: (handler) => handler && options.onStop?.(handler),
+    onSoftStop: (handler) =>
+      handler &&
+      options.onStop?.((signal) => {
+        const answer = handler(signal)
+        if (answer !== 'finish') stop.abort(signal)
+        return answer
+      }),
   }
   const flags: BatchFlags = {input, 'skip-invalid': false, 'dry-run': false, ...options.flags}
   const result = (options.refunds ? runBatch(refundBatch, flags, f) : runBatch(purchaseBatch, flags, f)).finally(() => client.close())
