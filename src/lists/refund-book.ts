@@ -17,7 +17,8 @@ import type {RefundedState} from './refund-match.js'
 export interface BookPlace {
   readonly dataDir: string
   target(): Promise<{baseUrl: string; username: string}>
-  warn?(text: string): void
+  /** A warning's words (`renderWarning`'s message): what could not be done, and what that costs. */
+  warn?(message: string): void
 }
 
 /**
@@ -253,7 +254,7 @@ export class RefundBook {
     this.cards.clear()
     // Read again from the one in memory, as its walk fills it.
     if (this.expected) this.expected.held = undefined
-    this.place.warn?.(`Warning: gw could not use its index of refunds (${err.message}): it reads them from the gateway for this command, which takes more requests.\n`)
+    this.place.warn?.(`gw could not use its index of refunds (${err.message}): it reads them from the gateway for this command, which takes more requests.`)
     return memory
   }
 }

@@ -60,7 +60,7 @@ const commandBooks = new WeakMap<object, RefundBook>()
  */
 export function refundBook(f: MadeRecordsPlace & {readonly io?: Io}, client: Deps['client']): RefundBook {
   let book = commandBooks.get(f)
-  if (!book) commandBooks.set(f, (book = new RefundBook({dataDir: f.dataDir, target: () => f.target(), warn: (text) => f.io?.err(text)}, {client})))
+  if (!book) commandBooks.set(f, (book = new RefundBook({dataDir: f.dataDir, target: () => f.target(), warn: (message) => f.io && renderWarning(f.io, message)}, {client})))
   return book
 }
 

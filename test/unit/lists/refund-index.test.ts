@@ -300,7 +300,7 @@ describe('a command’s book of refunds', () => {
     const purchase = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}
     expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
     expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
-    expect(book.warned).toEqual([expect.stringMatching(/^Warning: gw could not use its index of refunds \(.+\): it reads them from the gateway for this command, which takes more requests\.\n$/)])
+    expect(book.warned).toEqual([expect.stringMatching(/^gw could not use its index of refunds \(.+\): it reads them from the gateway for this command, which takes more requests\.$/)])
   })
 
   it('a file that is no database: the same', async () => {
@@ -322,7 +322,7 @@ describe('a command’s book of refunds', () => {
     const book = testBook(client, dataDir)
     expect(ids(await book.onCard({card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}, T0, fill))).toEqual(['R-1'])
     expect(book.warned).toEqual([
-      `Warning: gw could not use its index of refunds (${refundIndexFile(dataDir)} is of version 2, and this gw reads version 1 only: remove it, and gw makes it again): it reads them from the gateway for this command, which takes more requests.\n`,
+      `gw could not use its index of refunds (${refundIndexFile(dataDir)} is of version 2, and this gw reads version 1 only: remove it, and gw makes it again): it reads them from the gateway for this command, which takes more requests.`,
     ])
     expect(readFileSync(refundIndexFile(dataDir)).equals(before)).toBe(true)
   })
