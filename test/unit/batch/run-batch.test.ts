@@ -24,9 +24,13 @@ afterAll(() => gateway.close())
 /**
  * Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own
  * unless given one; `input`, the file of an earlier run, to run the same file again; `baseUrl`, a
- * proxy in front of the gateway.
+ * proxy in front of the gateway; `fields`, as --fields picks them; `target`, the profile's (one that
+ * rejects: none).
  */
-function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string} = {}) {
+function run(
+  csv: string,
+  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']} = {},
+) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
   const input = options.input ?? join(mkdtempSync(join(tmpdir(), 'gw-run-batch-input-')), 'purchases.csv')
@@ -39,8 +43,9 @@ function run(csv: string, options: {flags?: Partial<BatchFlags>; io?: TestIo; on
   const f: BatchDeps = {
     io,
     json: false,
+    fields: options.fields,
     dataDir,
-    target: async () => ({baseUrl, username: 'TEST'}),
+    target: options.target ?? (async () => ({baseUrl, username: 'TEST'})),
     deps: async () => ({client, io}),
     confirmed: async (plan) => (plans.push(await plan()), {client, io}),
     onSoftStop: (handler) =>
@@ -169,10 +174,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('--dry-run with fields picked is refused: it prints requests, not records', async () => {
     const {csv} = purchases([1000])
-    const io = testIo()
-    const picked = run(csv, {io, flags: {'dry-run': true}})
-    await picked.result
-    const refused = runBatch(purchaseBatch, {input: picked.input, 'skip-invalid': false, 'dry-run': true}, {...({} as BatchDeps), io, fields: ['id']})
+    const refused = run(csv, {fields: ['id'], flags: {'dry-run': true}}).result
     await expect(refused).rejects.toMatchObject({name: 'UsageError', message: expect.stringContaining('--dry-run prints the requests a batch would send'), hint: 'Leave the fields out of the dry run, or pick from its lines with --jq, e.g. --jq .request.amount.'})
   })
 
@@ -250,15 +252,12 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('--dry-run without a profile: what the rows would send, with no journal to read', async () => {
     const {csv} = purchases([1000])
-    const io = testIo()
-    const ran = run(csv, {io, flags: {'dry-run': true}})
-    await ran.result
-    const noProfile = {...({} as BatchDeps), io, dataDir: ran.dataDir, target: () => Promise.reject(new AuthError('No profile is set up'))}
-    expect(await runBatch(purchaseBatch, {input: ran.input, 'skip-invalid': false, 'dry-run': true}, noProfile)).toBe(0)
-    expect(io.stderr()).toBe('Dry run: 1 purchase would be sent (10.00 AUD). Nothing was sent.\nDry run: 1 purchase would be sent (10.00 AUD). Nothing was sent.\n')
+    const noProfile = run(csv, {target: () => Promise.reject(new AuthError('No profile is set up')), flags: {'dry-run': true}})
+    expect(await noProfile.result).toBe(0)
+    expect(noProfile.io.stderr()).toBe('Dry run: 1 purchase would be sent (10.00 AUD). Nothing was sent.\n')
     // Anything else that fails is no missing profile: it is not passed over.
-    const failing = {...noProfile, target: () => Promise.reject(new TypeError('a bug'))}
-    await expect(runBatch(purchaseBatch, {input: ran.input, 'skip-invalid': false, 'dry-run': true}, failing)).rejects.toThrow('a bug')
+    const failing = run(csv, {target: () => Promise.reject(new TypeError('a bug')), flags: {'dry-run': true}})
+    await expect(failing.result).rejects.toThrow('a bug')
   })
 
   it('a batch begun on stdin and given again as a file is that batch: said so, and nothing is sent again', async () => {
