@@ -17,3 +17,6 @@ export const POSIX_PIPES = onlyOn(['linux', 'darwin'], 'a reader going away is S
 
 /** A program as a `#!/bin/sh` script on PATH: a POSIX system's, not Windows's, which runs no shebang. */
 export const POSIX_SCRIPTS = onlyOn(['linux', 'darwin'], 'it puts gw on PATH as a #!/bin/sh script, which Windows does not run')
+
+/** A file others may write (mode 0666): POSIX mode bits, which Windows does not keep (it tells no owners). */
+export const POSIX_MODES = onlyOn(['linux', 'darwin'], 'it sets a file’s mode bits, which Windows does not keep')

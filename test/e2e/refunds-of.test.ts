@@ -5,6 +5,7 @@ import {terminal, type Terminal} from './auth-helpers.js'
 import {rowsOf, writeTemp} from './batch-helpers.js'
 import {ANSWERS, CARDS, describeInBothDialects, isolatedHome, purchasedAtGateway, ref, type Sandbox, sharedSandbox} from './helpers.js'
 import {journalText, writeJournal} from '../journal-text.js'
+import {POSIX_MODES} from '../only-on.js'
 
 // "Was my order refunded?": a refund's record does not name its purchase (gateway-notes.md), so
 // `refund list --purchase` and `purchase get` hold the refunds on its card since it against it, one
@@ -167,7 +168,7 @@ describeInBothDialects('a refund batch given a journal of its own (--journal FIL
     expect(result.stderr).toContain(`Warning: where this journal is could not be noted in ${join(home.XDG_DATA_HOME!, 'gw')} (EISDIR): refund list --purchase will show this batch's refunds as likely or possible ones, not certain.\n`)
   })
 
-  it.skipIf(process.platform === 'win32')('a note others may write is neither read nor added to: said with its fix, and the batch goes on', async () => {
+  it.skipIf(POSIX_MODES.skip)(`a note others may write is neither read nor added to: said with its fix, and the batch goes on${POSIX_MODES.note}`, async () => {
     const home = isolatedHome()
     const note = join(home.XDG_DATA_HOME!, 'gw', 'journals', 'elsewhere.ndjson')
     mkdirSync(dirname(note), {recursive: true, mode: 0o700})

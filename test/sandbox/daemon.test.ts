@@ -10,6 +10,7 @@ import {stopSandbox} from '../../src/sandbox/server/stopping.js'
 import {hostPlatform} from '../../src/lib/platform.js'
 import {expectReject} from '../expect-error.js'
 import {aRuntimeInfo} from '../unit/sandbox/fixtures.js'
+import {POSIX_MODES} from '../only-on.js'
 
 const isRunning = (pid: number) => hostPlatform().isRunning(pid)
 
@@ -184,7 +185,7 @@ describe('the runtime file', () => {
     expect(await sandboxStatus(runtimeFile, platform)).toStrictEqual({state: 'stopped'})
   })
 
-  it.skipIf(process.platform === 'win32')("is not believed, control key and all, when others may write it: another's, not this user's gateway", async () => {
+  it.skipIf(POSIX_MODES.skip)(`is not believed, control key and all, when others may write it: another's, not this user's gateway${POSIX_MODES.note}`, async () => {
     const {runtimeFile} = paths()
     writeRuntimeFile(runtimeFile, {...info(process.pid), controlToken: 'planted'})
     chmodSync(runtimeFile, 0o666)

@@ -4,6 +4,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {defaultJournalPath, Journal, journalTarget} from '../../../src/batch/journal.js'
 import {journaledRefunds, noteJournalPlace, noteRefundJournal} from '../../../src/batch/journaled-refunds.js'
+import {POSIX_MODES} from '../../only-on.js'
+import {testIo} from '../../test-io.js'
 
 // A refund gw's own batch sent is certain to be of the purchase its row named (design.md §3): the
 // journals say, for refunds named by id, which purchase each was sent for.
@@ -142,7 +144,7 @@ describe('journaledRefunds', () => {
     expect(await journaledRefunds(dataDir, target, ids('071-R-AAAAAA13', '071-R-AAAAAA14'))).toEqual(new Map([['071-R-AAAAAA13', made('order-1047')]]))
   })
 
-  it.skipIf(process.platform === 'win32')('a note others may write is not read, nor added to: it could point gw at journals not the user\'s', async () => {
+  it.skipIf(POSIX_MODES.skip)(`a note others may write is not read, nor added to: it could point gw at journals not the user's${POSIX_MODES.note}`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
     const at = join(mkdtempSync(join(tmpdir(), 'gw-journal-place-')), 'batch.ndjson')
     await journal(dataDir, 'e'.repeat(64), [{reference: 'evt-8', transactionId: 'order-1043', status: 'approved', id: '071-R-AAAAAAA8'}], {at})
@@ -160,9 +162,9 @@ describe('noteRefundJournal', () => {
   const cost = "refund list --purchase will show this batch's refunds as likely or possible ones, not certain"
   /** Notes the place as a batch does, and what it said on stderr. */
   async function noted(dataDir: string, at: string): Promise<string> {
-    let said = ''
-    await noteRefundJournal({dataDir, io: {err: (text) => (said += text), errColor: false}}, at)
-    return said
+    const io = testIo()
+    await noteRefundJournal({dataDir, io}, at)
+    return io.stderr()
   }
 
   it('notes the place and says nothing; a note it cannot write is said with its code, and the batch goes on', async () => {
@@ -176,7 +178,7 @@ describe('noteRefundJournal', () => {
     expect(await noted(blocked, at)).toBe(`Warning: where this journal is could not be noted in ${blocked} (EISDIR): ${cost}.\n`)
   })
 
-  it.skipIf(process.platform === 'win32')('says what is wrong with a note others may write, and its fix', async () => {
+  it.skipIf(POSIX_MODES.skip)(`says what is wrong with a note others may write, and its fix${POSIX_MODES.note}`, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'gw-journaled-'))
     const note = join(dataDir, 'journals', 'elsewhere.ndjson')
     mkdirSync(join(dataDir, 'journals'), {mode: 0o700})
