@@ -7,10 +7,12 @@ import {nodeSqlite} from '../../../src/lib/locked-database.js'
 import {fillIndex} from '../../../src/lists/refund-index.js'
 import {RefundIndexFile, refundIndexFile} from '../../../src/lists/refund-index-file.js'
 import {MemoryIndex} from '../../../src/lists/refund-index-memory.js'
+import {refundBook} from '../../../src/lists/refunds-of-purchase.js'
 import {liveRefund} from '../../fixtures/live-records.js'
 import {afterThisTest} from '../../after-each-test.js'
 import {fakeClient} from '../operations/fake-client.js'
 import {testBook} from './test-book.js'
+import {testIo} from '../../test-io.js'
 
 // gw's index of a merchant's refunds (design.md §5, costs that do not grow with history): one walk
 // fills it, after that only the pages newer than what it holds are read, and a walk stopped midway
@@ -301,6 +303,20 @@ describe('a command’s book of refunds', () => {
     expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
     expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
     expect(book.warned).toEqual([expect.stringMatching(/^gw could not use its index of refunds \(.+\): it reads them from the gateway for this command, which takes more requests\.$/)])
+  })
+
+  it("a command's book says so on stderr once, as gw's other warnings are said", async () => {
+    const {client} = gateway([refund(1)])
+    const dataDir = mkdtempSync(join(tmpdir(), 'gw-book-'))
+    mkdirSync(refundIndexFile(dataDir))
+    const io = testIo()
+    const book = refundBook({dataDir, io, target: async () => ({baseUrl: 'https://gateway.example', username: 'merchant'})}, client)
+    afterThisTest(() => book.close())
+    const purchase = {card_number: '512345XXXXXX2346', card_holder: 'Jane Citizen'}
+    expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
+    expect(ids(await book.onCard(purchase, T0, fill))).toEqual(['R-1'])
+    expect(io.stderr()).toMatch(/^Warning: gw could not use its index of refunds \(.+\): it reads them from the gateway for this command, which takes more requests\.\n$/)
+    expect(io.stdout()).toBe('')
   })
 
   it('a file that is no database: the same', async () => {
