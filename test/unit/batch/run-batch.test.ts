@@ -4,7 +4,9 @@ import {join} from 'node:path'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GatewayClient} from '../../../src/api/client.js'
 import {AuthError} from '../../../src/errors.js'
-import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
+import type {BatchDeps, BatchFlags, BatchPlan} from '../../../src/batch/batch-deps.js'
+import {Stop} from '../../../src/cli/signals.js'
+import {platformOf, type StopSignalName} from '../../../src/lib/platform.js'
 import {purchaseBatch} from '../../../src/batch/kinds.js'
 import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
@@ -29,15 +31,17 @@ afterAll(() => gateway.close())
  */
 function run(
   csv: string,
-  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (handler: SoftStop) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']} = {},
+  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']} = {},
 ) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
   const input = options.input ?? join(mkdtempSync(join(tmpdir(), 'gw-run-batch-input-')), 'purchases.csv')
   writeFileSync(input, csv)
   const baseUrl = options.baseUrl ?? gateway.url
-  // As the command's Stop: a second signal aborts the requests in flight, through the signal the client listens to.
-  const stop = new AbortController()
+  // The command's own Stop, told of signals as a process is (cli/signals.ts): a second aborts the requests in flight.
+  const stop = new Stop({inFlight: () => undefined, io: () => io, signals: platformOf('linux').stopSignals})
+  const unwatch = stop.watch()
+  const send = (signal: StopSignalName) => void process.emit(signal, signal)
   const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test', signal: stop.signal})
   const plans: BatchPlan[] = []
   const f: BatchDeps = {
@@ -48,17 +52,14 @@ function run(
     target: options.target ?? (async () => ({baseUrl, username: 'TEST'})),
     deps: async () => ({client, io}),
     confirmed: async (plan) => (plans.push(await plan()), {client, io}),
-    onSoftStop: (handler) =>
-      handler &&
-      options.onStop?.((signal) => {
-        const answer = handler(signal)
-        if (answer !== 'finish') stop.abort(signal)
-        return answer
-      }),
+    onSoftStop: (handler) => {
+      stop.onSoftStop(handler)
+      if (handler) options.onStop?.(send)
+    },
   }
   const flags: BatchFlags = {input, 'skip-invalid': false, 'dry-run': false, ...options.flags}
-  const result = (options.refunds ? runBatch(refundBatch, flags, f) : runBatch(purchaseBatch, flags, f)).finally(() => client.close())
-  return {io, plans, input, dataDir, result}
+  const result = (options.refunds ? runBatch(refundBatch, flags, f) : runBatch(purchaseBatch, flags, f)).finally(() => (unwatch(), client.close()))
+  return {io, plans, input, dataDir, result, stop, send}
 }
 
 let batches = 0
@@ -210,10 +211,9 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('the first Ctrl-C finishes the rows in flight and starts no more; the summary says what is left, and the batch ends interrupted', async () => {
     const {csv, references} = purchases([1000, 2000, 3000])
-    const answers: ReturnType<SoftStop>[] = []
-    const stopped = run(csv, {onStop: (handler) => answers.push(handler('SIGINT'))})
-    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
-    expect(answers).toEqual(['finish'])
+    const stopped = run(csv, {onStop: (send) => send('SIGINT')})
+    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError', signal: 'SIGINT'})
+    expect(stopped.stop.signal.aborted).toBe(false)
     expect(stopped.io.stderr()).toContain('\nCtrl-C: finishing the purchases in flight, starting no more (again to stop at once).\n')
     expect(stopped.io.stderr()).toContain(`\nNot finished: 0 rows answered, 0 in doubt, 3 not started. Run the same command again to finish the batch`)
     expect(stopped.io.stdout()).toBe('')
@@ -222,11 +222,11 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('a second signal aborts the rows in flight, and a third stops gw at once; SIGTERM is named as it is', async () => {
     const {csv} = purchases([1000])
-    const answers: ReturnType<SoftStop>[] = []
-    const stopped = run(csv, {onStop: (handler) => answers.push(handler('SIGTERM'), handler('SIGTERM'), handler('SIGTERM'))})
-    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
-    expect(answers.slice(0, 2)).toEqual(['finish', 'abort'])
-    expect(answers[2]).toMatchObject({name: 'InterruptedError'})
+    const stopped = run(csv, {onStop: (send) => [1, 2, 3].forEach(() => send('SIGTERM'))})
+    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError', signal: 'SIGTERM'})
+    // The second aborted the requests; the third stopped the command itself, as gw's Factory waits on `interrupted`.
+    expect(stopped.stop.signal.reason).toBe('SIGTERM')
+    await expect(stopped.stop.interrupted).rejects.toMatchObject({name: 'InterruptedError', signal: 'SIGTERM'})
     expect(stopped.io.stderr()).toContain('\nSIGTERM: finishing the purchases in flight, starting no more (again to stop at once).\n')
   })
 
@@ -318,7 +318,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('--dry-run after a run stopped before it sent anything says nothing of an earlier run; of a copy, where the batch was begun', async () => {
     const {csv} = purchases([1000, 2000])
-    const stopped = run(csv, {onStop: (handler) => handler('SIGINT')})
+    const stopped = run(csv, {onStop: (send) => send('SIGINT')})
     await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
     const dry = run(csv, {dataDir: stopped.dataDir, input: stopped.input, flags: {'dry-run': true}})
     expect(await dry.result).toBe(0)
@@ -354,10 +354,12 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     const held = await countingProxy(gateway.url, {hold: (request) => (request.method === 'POST' && request.reference === references[0] ? released : undefined)})
     try {
       const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'doubt.sqlite')
-      let stop: SoftStop | undefined
-      const stopped = run(csv, {baseUrl: held.url, flags: {concurrency: 1, journal}, onStop: (handler) => (stop = handler)})
+      const stopped = run(csv, {baseUrl: held.url, flags: {concurrency: 1, journal}})
       await held.arrived((request) => request.method === 'POST' && request.reference === references[0])
-      expect([stop!('SIGINT'), stop!('SIGINT')]).toEqual(['finish', 'abort'])
+      stopped.send('SIGINT')
+      expect(stopped.stop.signal.aborted).toBe(false)
+      stopped.send('SIGINT')
+      expect(stopped.stop.signal.reason).toBe('SIGINT')
       await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
       expect(stopped.io.stderr()).toContain(`\nNot finished: 0 rows answered, 1 in doubt, 1 not started. Run the same command again to finish the batch`)
       const dry = run(csv, {baseUrl: held.url, dataDir: stopped.dataDir, input: stopped.input, flags: {journal, 'dry-run': true}})
