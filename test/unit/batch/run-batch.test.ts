@@ -1,10 +1,13 @@
-import {mkdtempSync, readFileSync, writeFileSync} from 'node:fs'
+import diagnostics from 'node:diagnostics_channel'
+import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
+import {DatabaseSync} from 'node:sqlite'
+import type {Worker} from 'node:worker_threads'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GatewayClient} from '../../../src/api/client.js'
 import {AuthError} from '../../../src/errors.js'
-import type {BatchDeps, BatchFlags, BatchPlan} from '../../../src/batch/batch-deps.js'
+import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
 import {Stop} from '../../../src/cli/signals.js'
 import {platformOf, type StopSignalName} from '../../../src/lib/platform.js'
 import {purchaseBatch} from '../../../src/batch/kinds.js'
@@ -27,11 +30,11 @@ afterAll(() => gateway.close())
  * Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own
  * unless given one; `input`, the file of an earlier run, to run the same file again; `baseUrl`, a
  * proxy in front of the gateway; `fields`, as --fields picks them; `target`, the profile's (one that
- * rejects: none).
+ * rejects: none); `refuse`, what the profile says to the batch's confirmation (a read-only one refuses).
  */
 function run(
   csv: string,
-  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']} = {},
+  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']; refuse?: Error} = {},
 ) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
@@ -44,6 +47,7 @@ function run(
   const send = (signal: StopSignalName) => void process.emit(signal, signal)
   const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test', signal: stop.signal})
   const plans: BatchPlan[] = []
+  const softStops: (SoftStop | undefined)[] = []
   const f: BatchDeps = {
     io,
     json: false,
@@ -51,15 +55,20 @@ function run(
     dataDir,
     target: options.target ?? (async () => ({baseUrl, username: 'TEST'})),
     deps: async () => ({client, io}),
-    confirmed: async (plan) => (plans.push(await plan()), {client, io}),
+    confirmed: async (plan) => {
+      if (options.refuse) throw options.refuse
+      plans.push(await plan())
+      return {client, io}
+    },
     onSoftStop: (handler) => {
+      softStops.push(handler)
       stop.onSoftStop(handler)
       if (handler) options.onStop?.(send)
     },
   }
   const flags: BatchFlags = {input, 'skip-invalid': false, 'dry-run': false, ...options.flags}
   const result = (options.refunds ? runBatch(refundBatch, flags, f) : runBatch(purchaseBatch, flags, f)).finally(() => (unwatch(), client.close()))
-  return {io, plans, input, dataDir, result, stop, send}
+  return {io, plans, input, dataDir, result, stop, send, softStops, client}
 }
 
 let batches = 0
@@ -234,7 +243,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     const {csv} = purchases(Array(8).fill(1000))
     const full = run(csv, {io: testIo({failWrites: {code: 'ENOSPC', afterWrites: 1}}), flags: {concurrency: 1}})
     const error = await full.result.then(() => undefined, (err: unknown) => err)
-    expect(error).toMatchObject({name: 'WriteError', message: expect.stringMatching(/no more rows were started$/), hint: `Every row sent has its result in the journal ${journalOf(full.io.stderr())}; run the same command again to finish the batch.`})
+    expect(error).toMatchObject({name: 'WriteError', message: 'stdout could not be written (ENOSPC): no more rows were started', hint: `Every row sent has its result in the journal ${journalOf(full.io.stderr())}; run the same command again to finish the batch.`})
     expect(lines(full.io.stdout())).toHaveLength(1)
     expect(full.io.stderr()).toMatch(/\nNot finished: \d rows? answered, 0 in doubt, \d not started\./)
   })
@@ -380,3 +389,209 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     }
   })
 })
+
+/** The threads started while `run` runs: a batch's journal worker is the only one these runs start. */
+async function threadsStarted<T>(run: () => Promise<T>): Promise<{result: T; threads: Worker[]}> {
+  const threads: Worker[] = []
+  const started = ({worker}: {worker: Worker}) => threads.push(worker)
+  diagnostics.subscribe('worker_threads', started as (message: unknown) => void)
+  try {
+    return {result: await run(), threads}
+  } finally {
+    diagnostics.unsubscribe('worker_threads', started as (message: unknown) => void)
+  }
+}
+
+describe('runBatch, how it runs', () => {
+  it('commits on a worker of its own only where rows wait their turn (more than --concurrency), and ends it whatever the batch came to', async () => {
+    const many = purchases([1000, 2000, 3000])
+    const queued = await threadsStarted(() => run(many.csv, {flags: {concurrency: 1}}).result)
+    expect(queued.result).toBe(0)
+    expect(queued.threads.map((thread) => thread.threadId)).toEqual([-1])
+    const all = await threadsStarted(() => run(purchases([1000, 2000]).csv).result)
+    expect(all.threads).toEqual([])
+    const dry = await threadsStarted(() => run(purchases([1000, 2000, 3000]).csv, {flags: {concurrency: 1, 'dry-run': true}}).result)
+    expect(dry.threads).toEqual([])
+    // Started while the rows were counted, then refused for one invalid row: ended all the same.
+    const invalid = purchases([1000, 2000, 3000, 4000])
+    const refused = await threadsStarted(() => run(invalid.csv.replace(',4000,', ',lots,'), {flags: {concurrency: 1}}).result.catch((err: unknown) => err))
+    expect(refused.result).toMatchObject({name: 'UsageError'})
+    expect(refused.threads.map((thread) => thread.threadId)).toEqual([-1])
+  })
+
+  it('gives its soft stop up once it ends, and an error before its first row is the error said, nothing else', async () => {
+    const {csv, references} = purchases([1000])
+    const ended = run(csv)
+    expect(await ended.result).toBe(0)
+    expect(ended.softStops.map((handler) => typeof handler)).toEqual(['function', 'undefined'])
+    const readOnly = new AuthError('The profile is read-only')
+    const refused = run(purchases([1000]).csv, {refuse: readOnly})
+    await expect(refused.result).rejects.toBe(readOnly)
+    expect(refused.softStops.map((handler) => typeof handler)).toEqual(['undefined'])
+    expect(await heldUnder(references[0]!)).toBe(1)
+  })
+
+  it('waits for stdout before it starts a row: a reader that falls behind holds the batch, which goes on once it catches up', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const io = testIo({behind: true})
+    const held = run(csv, {io, flags: {concurrency: 1}})
+    await io.waitingForReader()
+    for (const reference of references) expect(await heldUnder(reference)).toBe(0)
+    io.catchUp()
+    expect(await held.result).toBe(0)
+    expect(lines(io.stdout()).map((line) => line.reference)).toEqual(references)
+  })
+
+  it("a second signal while stdout's reader is behind ends the wait: the batch stops, its rows not started named", async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const io = testIo({behind: true})
+    const held = run(csv, {io, flags: {concurrency: 1}})
+    let stoppedAtOnce = false
+    held.stop.interrupted.catch(() => (stoppedAtOnce = true))
+    await io.waitingForReader()
+    held.send('SIGINT')
+    held.send('SIGINT')
+    await expect(held.result).rejects.toMatchObject({name: 'InterruptedError', signal: 'SIGINT'})
+    // Two signals abort the requests; they do not stop the command itself, which reports first.
+    await new Promise((resolve) => setImmediate(resolve))
+    expect({stoppedAtOnce, aborted: held.stop.signal.reason}).toEqual({stoppedAtOnce: false, aborted: 'SIGINT'})
+    expect(io.stderr()).toMatch(/\nNot finished: 0 rows answered, 0 in doubt, 3 not started\./)
+    for (const reference of references) expect(await heldUnder(reference)).toBe(0)
+  })
+
+  it("keeps the gateway's instance with each result in its journal, as the client heard it", async () => {
+    const {csv} = purchases([1000, 2000])
+    const sent = run(csv)
+    expect(await sent.result).toBe(0)
+    const db = new DatabaseSync(journalOf(sent.io.stderr()), {readOnly: true})
+    const entries = (db.prepare('SELECT line FROM entries ORDER BY seq').all() as {line: string}[]).map((entry) => JSON.parse(entry.line) as Record<string, unknown>)
+    db.close()
+    const results = entries.filter((entry) => 'result' in entry)
+    expect(results).toHaveLength(2)
+    // The data's run, then how many changes it had had when the row was answered (sandbox/domain/store.ts).
+    const dataRun = sent.client.gatewayInstance!.split('.')[0]!
+    expect(dataRun).toMatch(/^[0-9a-f-]{36}$/)
+    for (const result of results) expect(result.gateway_instance).toMatch(new RegExp(`^${dataRun}\\.\\d+$`))
+  })
+
+  it('--dry-run of refunds an earlier run made under derived references, its journal not here: found at the gateway, and not sent again', async () => {
+    const {csv, references: purchased} = purchases([1000, 2000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[1]},200,${purchased[1]}-given\n`
+    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await sent.result).toBe(0)
+    const elsewhere = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true}})
+    expect(await elsewhere.result).toBe(0)
+    expect(lines(elsewhere.io.stdout())).toEqual([
+      {row: 1, line: 2, reference: `${purchased[0]}-R1`, request: {transaction_id: purchased[0], amount: 100}, gateway: 'made by an earlier run of this batch: not sent again'},
+      {row: 2, line: 3, reference: `${purchased[1]}-given`, request: {transaction_id: purchased[1], amount: 200, reference: `${purchased[1]}-given`}},
+    ])
+    expect(elsewhere.io.stderr()).toBe('Dry run: 1 refund would be sent (2.00 AUD); 1 made by an earlier run of this batch, found at the gateway. Nothing was sent.\n')
+  })
+
+  it('a journal removed under the running batch: the batch ends in its error, not the exit code of its rows', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const held = await countingProxy(gateway.url, {hold: (request) => (request.method === 'POST' && request.reference === references[1] ? released : undefined)})
+    try {
+      const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'removed.sqlite')
+      const removed = run(csv, {baseUrl: held.url, flags: {concurrency: 1, journal}})
+      await held.arrived((request) => request.method === 'POST' && request.reference === references[1])
+      rmSync(journal)
+      release()
+      await expect(removed.result).rejects.toMatchObject({name: 'JournalReplacedError'})
+      // Found as row 2's result was written (row 3's intent was in already): the summary sums the rows up, and the error, not
+      // "Not finished", says how to finish, since the file at the path is no journal of these rows.
+      expect(removed.io.stderr()).toMatch(new RegExp(`^Journal: ${journal}\\n3 purchases: `))
+      expect(removed.io.stderr()).not.toContain('Not finished')
+    } finally {
+      release()
+      await held.close()
+    }
+  })
+
+  it("names invalid rows in the file's order, a reference used twice on both its lines", async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const refused = run(csv.replace(`,2000,`, ',lots,').replace(references[2]!, references[0]!))
+    await expect(refused.result).rejects.toMatchObject({message: '3 of 3 rows are invalid (lines 2, 3, 4): nothing was sent'})
+    expect(refused.io.stderr()).toBe(
+      [
+        `${refused.input} line 2: reference ${references[0]} is used again on line 4: each row needs a reference of its own`,
+        `${refused.input} line 3: amount must be a positive whole number in the currency's minor unit, got "lots"`,
+        `${refused.input} line 4: reference ${references[0]} is used again on line 2: each row needs a reference of its own`,
+        '',
+      ].join('\n'),
+    )
+  })
+
+  it('--dry-run of refunds of one purchase without references, all made by an earlier run elsewhere: each found at the gateway by its own', async () => {
+    const {csv, references: purchased} = purchases([1000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},100,\n${purchased[0]},200,\n`
+    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await sent.result).toBe(0)
+    expect(lines(sent.io.stdout()).map((line) => line.reference)).toEqual([1, 2, 3].map((n) => `${purchased[0]}-R${n}`))
+    // Its journal, where gw keeps it, was not noted as one elsewhere: only a journal given (--journal) is.
+    expect(() => readFileSync(join(bought.dataDir, 'journals', 'elsewhere.ndjson'))).toThrow(/ENOENT/)
+    const elsewhere = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true}})
+    expect(await elsewhere.result).toBe(0)
+    expect(lines(elsewhere.io.stdout()).map((line) => [line.reference, line.gateway])).toEqual([1, 2, 3].map((n) => [`${purchased[0]}-R${n}`, 'made by an earlier run of this batch: not sent again']))
+    expect(elsewhere.io.stderr()).toBe('Dry run: 0 refunds would be sent (nothing); 3 made by an earlier run of this batch, found at the gateway. Nothing was sent.\n')
+    // As a new batch (--new-batch), none is its: each would be sent under a reference the gateway has none of.
+    const anew = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true, 'new-batch': true}})
+    expect(await anew.result).toBe(0)
+    expect(lines(anew.io.stdout()).map((line) => [line.reference, line.gateway])).toEqual([4, 5, 6].map((n) => [`${purchased[0]}-R${n}`, undefined]))
+    expect(anew.io.stderr()).toBe('Dry run: 3 refunds would be sent (4.00 AUD). Nothing was sent.\n')
+    // Sent so, in a journal of its own, each row is refunded again under the next references.
+    const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'again.sqlite')
+    const again = run(refunds, {dataDir: bought.dataDir, input: sent.input, refunds: true, flags: {'new-batch': true, journal}})
+    expect(await again.result).toBe(0)
+    expect(lines(again.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([4, 5, 6].map((n) => [`${purchased[0]}-R${n}`, 'approved', undefined]))
+  })
+
+  it('a refund file given a row since its run: the rows it made under derived references are resumed by them, and only the new row is sent', async () => {
+    const {csv, references: purchased} = purchases([1000, 2000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
+    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await sent.result).toBe(0)
+    const edited = run(`${refunds}${purchased[1]},300,\n`, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    expect(await edited.result).toBe(0)
+    expect(lines(edited.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([
+      [`${purchased[0]}-R1`, 'approved', true],
+      [`${purchased[0]}-R2`, 'approved', true],
+      [`${purchased[1]}-R1`, 'approved', undefined],
+    ])
+    expect(edited.io.stderr()).toMatch(new RegExp(`^Journal: ${journalOf(sent.io.stderr())} \\(resuming: 2 rows answered, 0 in doubt, 1 not started\\)\\n3 refunds: 3 approved \\(2 done by an earlier run\\) in `))
+  })
+
+  it("--fields: each row's record holds the fields picked alone, beside the row's own keys", async () => {
+    const {csv, references} = purchases([1500])
+    const picked = run(csv, {fields: ['amount', 'reference']})
+    expect(await picked.result).toBe(0)
+    expect(lines(picked.io.stdout())).toEqual([{row: 1, line: 2, reference: references[0], status: 'approved', exit_code: 0, record: {amount: 1500, reference: references[0]}}])
+  })
+
+  it('--dry-run with --skip-invalid counts two invalid rows in the plural', async () => {
+    const {csv} = purchases([1000, 2000, 3000])
+    const dry = run(csv.replace(',2000,', ',lots,').replace(',3000,', ',more,'), {flags: {'dry-run': true, 'skip-invalid': true}})
+    expect(await dry.result).toBe(0)
+    expect(dry.io.stderr()).toBe('Dry run: 1 purchase would be sent (10.00 AUD); 2 invalid rows skipped. Nothing was sent.\n')
+  })
+
+  it('a row the gateway rate limited goes again once it says, and the summary says how long gw waited', async () => {
+    const {csv, references} = purchases([1000, 2000])
+    const limited = await fetch(`${gateway.url}/_sandbox/faults`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({method: 'POST', path: '/v1.0/purchases', action: 'rate-limit', retryAfter: 1, times: 1})})
+    expect(limited.status).toBe(200)
+    const sent = run(csv, {flags: {concurrency: 1}})
+    expect(await sent.result).toBe(0)
+    expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status])).toEqual(references.map((reference) => [reference, 'approved']))
+    expect(sent.io.stderr()).toMatch(/\nRate limited by the gateway: 1 answer asked gw to wait, 1\.\d s in all; ran at [\d.]+ purchases a second\.\n/)
+    for (const reference of references) expect(await heldUnder(reference)).toBe(1)
+  })
+})
+
