@@ -559,12 +559,12 @@ describe('runBatch, how it runs', () => {
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
     const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
     expect(await sent.result).toBe(0)
-    const edited = run(`${refunds}${purchased[1]},300,\n`, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    const edited = run(`${refunds}${purchased[0]},300,\n`, {dataDir: bought.dataDir, input: sent.input, refunds: true})
     expect(await edited.result).toBe(0)
     expect(lines(edited.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([
       [`${purchased[0]}-R1`, 'approved', true],
       [`${purchased[0]}-R2`, 'approved', true],
-      [`${purchased[1]}-R1`, 'approved', undefined],
+      [`${purchased[0]}-R3`, 'approved', undefined],
     ])
     expect(edited.io.stderr()).toMatch(new RegExp(`^Journal: ${journalOf(sent.io.stderr())} \\(resuming: 2 rows answered, 0 in doubt, 1 not started\\)\\n3 refunds: 3 approved \\(2 done by an earlier run\\) in `))
   })
@@ -592,6 +592,47 @@ describe('runBatch, how it runs', () => {
     expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status])).toEqual(references.map((reference) => [reference, 'approved']))
     expect(sent.io.stderr()).toMatch(/\nRate limited by the gateway: 1 answer asked gw to wait, 1\.\d s in all; ran at [\d.]+ purchases a second\.\n/)
     for (const reference of references) expect(await heldUnder(reference)).toBe(1)
+  })
+
+  it('a refund file with a row since blanked: each row left is known by its line, so it keeps its own derived reference and answer', async () => {
+    const {csv, references: purchased} = purchases([1000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
+    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await sent.result).toBe(0)
+    const blanked = `transaction_id,amount,reference\n\n${purchased[0]},200,\n`
+    const dry = run(blanked, {dataDir: bought.dataDir, input: sent.input, refunds: true, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout())).toEqual([{row: 1, line: 3, reference: `${purchased[0]}-R2`, request: {transaction_id: purchased[0], amount: 200}, journal: 'answered (approved): not sent again'}])
+    const again = run(blanked, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    expect(await again.result).toBe(0)
+    expect(lines(again.io.stdout()).map((line) => [line.row, line.reference, line.resumed, (line.record as {amount: number}).amount])).toEqual([[1, `${purchased[0]}-R2`, true, -200]])
+  })
+
+  it('a refund file whose row with a reference was taken out since its run: the journal no longer counts it', async () => {
+    const {csv, references: purchased} = purchases([1000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const refunds = `transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-given\n`
+    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    expect(await sent.result).toBe(0)
+    const edited = run(`transaction_id,amount,reference\n${purchased[0]},200,\n`, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    expect(await edited.result).toBe(0)
+    expect(lines(edited.io.stdout()).map((line) => [line.reference, line.resumed])).toEqual([[`${purchased[0]}-R1`, true]])
+    expect(edited.io.stderr()).toContain(' (resuming: 1 row answered, 0 in doubt, 0 not started)\n1 refund: 1 approved (1 done by an earlier run) in ')
+  })
+
+  it('a refund row without a reference takes one no row of the file gives: one given the shape of a derived one is passed over', async () => {
+    const {csv, references: purchased} = purchases([1000])
+    const bought = run(csv)
+    expect(await bought.result).toBe(0)
+    const sent = run(`transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-R1\n`, {dataDir: bought.dataDir, refunds: true})
+    expect(await sent.result).toBe(0)
+    expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status]).sort()).toEqual([
+      [`${purchased[0]}-R1`, 'approved'],
+      [`${purchased[0]}-R2`, 'approved'],
+    ])
   })
 })
 
