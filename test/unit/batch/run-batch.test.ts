@@ -14,7 +14,7 @@ import {purchaseBatch} from '../../../src/batch/kinds.js'
 import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
 import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
-import {countingProxy} from '../../counting-proxy.js'
+import {type Counted, countingProxy} from '../../counting-proxy.js'
 import {testIo, type TestIo} from '../../test-io.js'
 
 let gateway: RunningSandbox
@@ -81,6 +81,25 @@ function purchases(amounts: number[]): {csv: string; references: string[]} {
 
 const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
 const journalOf = (stderr: string) => /^Journal: (\S+)/m.exec(stderr)![1]!
+
+/**
+ * A proxy in front of the gateway that holds the purchase POSTed under `reference` until released,
+ * as a slow gateway would: `arrived` once it is held, `answered` once let through and answered.
+ */
+async function holding(reference: string) {
+  let release = () => {}
+  const released = new Promise<void>((resolve) => (release = resolve))
+  const isIt = (request: Counted) => request.method === 'POST' && request.reference === reference
+  const proxy = await countingProxy(gateway.url, {hold: (request) => (isIt(request) ? released : undefined)})
+  return {
+    url: proxy.url,
+    release,
+    arrived: () => proxy.arrived(isIt),
+    answered: () => proxy.answered(isIt),
+    repeats: () => proxy.repeats(),
+    close: () => (release(), proxy.close()),
+  }
+}
 
 /** How many purchases the gateway holds under a reference, from the newest 100 (the tests make fewer): a row sent twice is two. */
 async function heldUnder(reference: string): Promise<number> {
@@ -358,13 +377,11 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('a second signal leaves the row in flight in doubt: a dry run says it is looked up first, and a file without it is told to check it', async () => {
     const {csv, references} = purchases([1000, 2000])
-    let release = () => {}
-    const released = new Promise<void>((resolve) => (release = resolve))
-    const held = await countingProxy(gateway.url, {hold: (request) => (request.method === 'POST' && request.reference === references[0] ? released : undefined)})
+    const held = await holding(references[0]!)
     try {
       const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'doubt.sqlite')
       const stopped = run(csv, {baseUrl: held.url, flags: {concurrency: 1, journal}})
-      await held.arrived((request) => request.method === 'POST' && request.reference === references[0])
+      await held.arrived()
       stopped.send('SIGINT')
       expect(stopped.stop.signal.aborted).toBe(false)
       stopped.send('SIGINT')
@@ -376,15 +393,14 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
       expect(lines(dry.io.stdout()).map((line) => line.journal)).toEqual(['in doubt: looked up first, sent only if the gateway has none', undefined])
       expect(dry.io.stderr()).toBe(`Dry run: 1 purchase would be sent (20.00 AUD); 0 answered and 1 in doubt by an earlier run of this batch (journal ${journal}). Nothing was sent.\n`)
       // The gateway gets the request held for it, as a slow one would, though gw stopped waiting.
-      release()
-      await held.answered((request) => request.method === 'POST' && request.reference === references[0])
+      held.release()
+      await held.answered()
       const without = run(csv.replace(`${token},1000,${references[0]}\n`, ''), {baseUrl: held.url, dataDir: stopped.dataDir, input: stopped.input, flags: {journal}})
       expect(await without.result).toBe(0)
       expect(without.io.stderr()).toContain(`\nJournal: reference ${references[0]} (line 2 then) was sent by an earlier run with no answer kept, and ${stopped.input} no longer has it: check it with gw purchase get ${references[0]} before sending it again.\n`)
       expect(lines(without.io.stdout()).map((line) => [line.reference, line.status])).toEqual([[references[1], 'approved']])
       expect(held.repeats()).toEqual({})
     } finally {
-      release()
       await held.close()
     }
   })
@@ -492,22 +508,19 @@ describe('runBatch, how it runs', () => {
 
   it('a journal removed under the running batch: the batch ends in its error, not the exit code of its rows', async () => {
     const {csv, references} = purchases([1000, 2000, 3000])
-    let release = () => {}
-    const released = new Promise<void>((resolve) => (release = resolve))
-    const held = await countingProxy(gateway.url, {hold: (request) => (request.method === 'POST' && request.reference === references[1] ? released : undefined)})
+    const held = await holding(references[1]!)
     try {
       const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'removed.sqlite')
       const removed = run(csv, {baseUrl: held.url, flags: {concurrency: 1, journal}})
-      await held.arrived((request) => request.method === 'POST' && request.reference === references[1])
+      await held.arrived()
       rmSync(journal)
-      release()
+      held.release()
       await expect(removed.result).rejects.toMatchObject({name: 'JournalReplacedError'})
       // Found as row 2's result was written (row 3's intent was in already): the summary sums the rows up, and the error, not
       // "Not finished", says how to finish, since the file at the path is no journal of these rows.
       expect(removed.io.stderr()).toMatch(new RegExp(`^Journal: ${journal}\\n3 purchases: `))
       expect(removed.io.stderr()).not.toContain('Not finished')
     } finally {
-      release()
       await held.close()
     }
   })
