@@ -15,6 +15,7 @@ import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
 import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
 import {type Counted, countingProxy} from '../../counting-proxy.js'
+import {onlyOn} from '../../only-on.js'
 import {testIo, type TestIo} from '../../test-io.js'
 
 let gateway: RunningSandbox
@@ -79,6 +80,10 @@ function purchases(amounts: number[]): {csv: string; references: string[]} {
   return {csv: `card_token,amount,reference\n${amounts.map((amount, i) => `${token},${amount},${references[i]}`).join('\n')}\n`, references}
 }
 
+/** A path or other text as a regular expression matches it: a Windows path's backslashes and a folder's dots are no pattern. */
+const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+/** Windows refuses to remove a file SQLite holds open (journal-place.ts). */
+const REMOVABLE_WHILE_OPEN = onlyOn(['linux', 'darwin'], 'Windows refuses to remove a file gw holds open')
 const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
 const journalOf = (stderr: string) => /^Journal: (\S+)/m.exec(stderr)![1]!
 
@@ -116,7 +121,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
       [1, 2, references[0], 'approved', 0, 1000],
       [2, 3, references[1], 'approved', 0, 2000],
     ])
-    expect(first.io.stderr()).toMatch(new RegExp(`^Journal: ${first.dataDir}/journals/purchase-create-[a-z]+-[a-z]+\\.sqlite\\n2 purchases: 2 approved in \\d+\\.\\d s\\n  approved 30\\.00 AUD\\n$`))
+    expect(first.io.stderr()).toMatch(new RegExp(`^Journal: ${escaped(join(first.dataDir, 'journals', 'purchase-create-'))}[a-z]+-[a-z]+\\.sqlite\\n2 purchases: 2 approved in \\d+\\.\\d s\\n  approved 30\\.00 AUD\\n$`))
     expect(first.plans).toEqual([{noun: 'purchase', rows: 2, totals: '30.00 AUD'}])
     for (const reference of references) expect(await heldUnder(reference)).toBe(1)
   })
@@ -155,7 +160,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     const {csv, references} = purchases([1000, 2000])
     const refused = run(csv.replace(`,2000,${references[1]}`, ',lots,'))
     await expect(refused.result).rejects.toMatchObject({message: '1 of 2 rows is invalid (line 3): nothing was sent'})
-    expect(refused.io.stderr()).toMatch(new RegExp(`^${refused.input} line 3: [^;\\n]+; [^;\\n]+\\n$`))
+    expect(refused.io.stderr()).toMatch(new RegExp(`^${escaped(refused.input)} line 3: [^;\\n]+; [^;\\n]+\\n$`))
   })
 
   it('with --skip-invalid, sends the valid rows and reports each invalid one as skipped; its exit code is the sent rows\'', async () => {
@@ -506,7 +511,7 @@ describe('runBatch, how it runs', () => {
     expect(elsewhere.io.stderr()).toBe('Dry run: 1 refund would be sent (2.00 AUD); 1 made by an earlier run of this batch, found at the gateway. Nothing was sent.\n')
   })
 
-  it('a journal removed under the running batch: the batch ends in its error, not the exit code of its rows', async () => {
+  it.skipIf(REMOVABLE_WHILE_OPEN.skip)(`a journal removed under the running batch: the batch ends in its error, not the exit code of its rows${REMOVABLE_WHILE_OPEN.note}`, async () => {
     const {csv, references} = purchases([1000, 2000, 3000])
     const held = await holding(references[1]!)
     try {
@@ -518,7 +523,7 @@ describe('runBatch, how it runs', () => {
       await expect(removed.result).rejects.toMatchObject({name: 'JournalReplacedError'})
       // Found as row 2's result was written (row 3's intent was in already): the summary sums the rows up, and the error, not
       // "Not finished", says how to finish, since the file at the path is no journal of these rows.
-      expect(removed.io.stderr()).toMatch(new RegExp(`^Journal: ${journal}\\n3 purchases: `))
+      expect(removed.io.stderr()).toMatch(new RegExp(`^Journal: ${escaped(journal)}\\n3 purchases: `))
       expect(removed.io.stderr()).not.toContain('Not finished')
     } finally {
       await held.close()
@@ -579,7 +584,7 @@ describe('runBatch, how it runs', () => {
       [`${purchased[0]}-R2`, 'approved', true],
       [`${purchased[0]}-R3`, 'approved', undefined],
     ])
-    expect(edited.io.stderr()).toMatch(new RegExp(`^Journal: ${journalOf(sent.io.stderr())} \\(resuming: 2 rows answered, 0 in doubt, 1 not started\\)\\n3 refunds: 3 approved \\(2 done by an earlier run\\) in `))
+    expect(edited.io.stderr()).toMatch(new RegExp(`^Journal: ${escaped(journalOf(sent.io.stderr()))} \\(resuming: 2 rows answered, 0 in doubt, 1 not started\\)\\n3 refunds: 3 approved \\(2 done by an earlier run\\) in `))
   })
 
   it("--fields: each row's record holds the fields picked alone, beside the row's own keys", async () => {
