@@ -5,7 +5,6 @@
 const {parentPort} = require('node:worker_threads')
 const diagnostics = require('node:diagnostics_channel')
 const fs = require('node:fs')
-const path = require('node:path')
 const net = require('node:net')
 const os = require('node:os')
 const {Readable, Writable} = require('node:stream')
