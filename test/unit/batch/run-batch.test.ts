@@ -17,6 +17,7 @@ import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/ser
 import {type Counted, countingProxy} from '../../counting-proxy.js'
 import {onlyOn} from '../../only-on.js'
 import {testIo, type TestIo} from '../../test-io.js'
+import {until} from '../../until.js'
 
 let gateway: RunningSandbox
 let token: string
@@ -31,11 +32,12 @@ afterAll(() => gateway.close())
  * Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own
  * unless given one; `input`, the file of an earlier run, to run the same file again; `baseUrl`, a
  * proxy in front of the gateway; `fields`, as --fields picks them; `target`, the profile's (one that
- * rejects: none); `refuse`, what the profile says to the batch's confirmation (a read-only one refuses).
+ * rejects: none); `refuse`, what the profile says to the batch's confirmation (a read-only one refuses);
+ * `windowMs`, the gateway's processing window, where the local gateway's own 2 s is too short to hold.
  */
 function run(
   csv: string,
-  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']; refuse?: Error} = {},
+  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']; refuse?: Error; windowMs?: number} = {},
 ) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
@@ -46,7 +48,7 @@ function run(
   const stop = new Stop({inFlight: () => undefined, io: () => io, signals: platformOf('linux').stopSignals})
   const unwatch = stop.watch()
   const send = (signal: StopSignalName) => void process.emit(signal, signal)
-  const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test', signal: stop.signal})
+  const client = new GatewayClient({baseUrl, username: 'TEST', token: 'TEST', userAgent: 'test', signal: stop.signal, processingWindowMs: options.windowMs})
   const plans: BatchPlan[] = []
   const softStops: (SoftStop | undefined)[] = []
   const f: BatchDeps = {
@@ -651,6 +653,33 @@ describe('runBatch, how it runs', () => {
       [`${purchased[0]}-R1`, 'approved'],
       [`${purchased[0]}-R2`, 'approved'],
     ])
+  })
+
+  it('a row left in doubt, run again while the gateway still holds its request: gw says it waits, finds it made, and sends nothing again', async () => {
+    const {csv, references} = purchases([1000])
+    const held = await holding(references[0]!)
+    try {
+      const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'waits.sqlite')
+      const stopped = run(csv, {baseUrl: held.url, flags: {journal}})
+      await held.arrived()
+      stopped.send('SIGINT')
+      stopped.send('SIGINT')
+      await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+      // A window no load outlasts: the row is not taken as never sent while its request is still held.
+      const again = run(csv, {baseUrl: held.url, dataDir: stopped.dataDir, input: stopped.input, flags: {journal}, windowMs: 600_000})
+      const waits = `The gateway has no purchase with reference ${references[0]} yet, and may still be processing it: looking again for up to `
+      await until('gw says it waits for the gateway', () => again.io.stderr().includes(waits))
+      held.release()
+      expect(await again.result).toBe(0)
+      expect(again.io.stderr()).toMatch(
+        new RegExp(`^Journal: ${escaped(journal)} \\(resuming: 0 rows answered, 1 in doubt, 0 not started\\)\\n${escaped(waits)}\\d+ s\\. If it is not there then, it never arrived, and is sent\\.\\n1 purchase: 1 approved \\(1 done by an earlier run\\) in `),
+      )
+      expect(lines(again.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([[references[0], 'approved', true]])
+      expect(await heldUnder(references[0]!)).toBe(1)
+      expect(held.repeats()).toEqual({})
+    } finally {
+      await held.close()
+    }
   })
 })
 
