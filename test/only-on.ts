@@ -20,3 +20,6 @@ export const POSIX_SCRIPTS = onlyOn(['linux', 'darwin'], 'it puts gw on PATH as 
 
 /** A file others may write (mode 0666): POSIX mode bits, which Windows does not keep (it tells no owners). */
 export const POSIX_MODES = onlyOn(['linux', 'darwin'], 'it sets a file’s mode bits, which Windows does not keep')
+
+/** A file gw holds open, removed under it: Windows refuses it (SQLite opens it sharing no delete access, journal-place.ts). */
+export const REMOVABLE_WHILE_OPEN = onlyOn(['linux', 'darwin'], 'Windows refuses to remove a file gw holds open')

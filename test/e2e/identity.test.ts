@@ -6,6 +6,7 @@ import {stateIn} from '../sandbox/state-file.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedInTest} from './identity-helpers.js'
 import {cardArgs, describeInBothDialects, describeOnce, isolatedHome, ref, runGw} from './helpers.js'
 import {journalText, writeJournal} from '../journal-text.js'
+import {escaped} from '../escaped.js'
 
 // Identity, not names (design.md §5). Each case runs the built gw against real
 // local gateways over HTTP, with a counting proxy in front: every reference is POSTed exactly once.
@@ -24,7 +25,6 @@ async function purchasedThrough({gateway, counted}: Started, count: number) {
 
 /** The run in a gateway's name for its data (`<run>.<changes>`). */
 const runOf = (instance: string) => instance.slice(0, instance.lastIndexOf('.'))
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 
 /** The run of its data a gateway answers from. */
 async function instanceOf(url: string): Promise<string> {

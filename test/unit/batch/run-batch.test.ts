@@ -2,7 +2,6 @@ import diagnostics from 'node:diagnostics_channel'
 import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
-import {DatabaseSync} from 'node:sqlite'
 import type {Worker} from 'node:worker_threads'
 import {afterAll, beforeAll, describe, expect, it} from 'vitest'
 import {GatewayClient} from '../../../src/api/client.js'
@@ -15,7 +14,10 @@ import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
 import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
 import {type Counted, countingProxy} from '../../counting-proxy.js'
-import {onlyOn} from '../../only-on.js'
+import {escaped} from '../../escaped.js'
+import {journalText} from '../../journal-text.js'
+import {REMOVABLE_WHILE_OPEN} from '../../only-on.js'
+import {call} from '../../sandbox/helpers.js'
 import {testIo, type TestIo} from '../../test-io.js'
 import {until} from '../../until.js'
 
@@ -23,8 +25,8 @@ let gateway: RunningSandbox
 let token: string
 beforeAll(async () => {
   gateway = await startSandbox({port: 0, host: '127.0.0.1', mode: 'sandbox', merchants: []})
-  const answer = await fetch(`${gateway.url}/v1.0/credit_cards`, {method: 'POST', headers: {'content-type': 'application/json', authorization: `Basic ${Buffer.from('TEST:TEST').toString('base64')}`}, body: JSON.stringify({card_holder: 'Jo Citizen', card_number: '4005550000000001', card_expiry: '02/2030', cvv: '123'})})
-  token = ((await answer.json()) as {response: {token: string}}).response.token
+  const answer = await call(gateway, 'POST', '/v1.0/credit_cards', {body: {card_holder: 'Jo Citizen', card_number: '4005550000000001', card_expiry: '02/2030', cvv: '123'}})
+  token = (answer.body as {response: {token: string}}).response.token
 })
 afterAll(() => gateway.close())
 
@@ -82,10 +84,14 @@ function purchases(amounts: number[]): {csv: string; references: string[]} {
   return {csv: `card_token,amount,reference\n${amounts.map((amount, i) => `${token},${amount},${references[i]}`).join('\n')}\n`, references}
 }
 
-/** A path or other text as a regular expression matches it: a Windows path's backslashes and a folder's dots are no pattern. */
-const escaped = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
-/** Windows refuses to remove a file SQLite holds open (journal-place.ts). */
-const REMOVABLE_WHILE_OPEN = onlyOn(['linux', 'darwin'], 'Windows refuses to remove a file gw holds open')
+/** Purchases of `amounts` (cents) made by a batch, to refund: their references, and the batch's data directory. */
+async function bought(amounts: number[]): Promise<{references: string[]; dataDir: string}> {
+  const {csv, references} = purchases(amounts)
+  const made = run(csv)
+  expect(await made.result).toBe(0)
+  return {references, dataDir: made.dataDir}
+}
+
 const lines = (text: string) => text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as Record<string, unknown>)
 const journalOf = (stderr: string) => /^Journal: (\S+)/m.exec(stderr)![1]!
 
@@ -110,8 +116,8 @@ async function holding(reference: string) {
 
 /** How many purchases the gateway holds under a reference, from the newest 100 (the tests make fewer): a row sent twice is two. */
 async function heldUnder(reference: string): Promise<number> {
-  const answer = await fetch(`${gateway.url}/v1.0/purchases?limit=100`, {headers: {authorization: `Basic ${Buffer.from('TEST:TEST').toString('base64')}`}})
-  return ((await answer.json()) as {response: {reference: string}[]}).response.filter((purchase) => purchase.reference === reference).length
+  const answer = await call(gateway, 'GET', '/v1.0/purchases?limit=100')
+  return (answer.body as {response: {reference: string}[]}).response.filter((purchase) => purchase.reference === reference).length
 }
 
 describe('runBatch, a purchase batch sent to a local gateway in this process', () => {
@@ -306,24 +312,22 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
   })
 
   it('a refund batch given its journal notes where it is; a row without a reference is sent under one derived from its purchase', async () => {
-    const {csv, references: purchased} = purchases([1000, 2000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000, 2000])
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'refunds.sqlite')
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-back\n${purchased[1]},200,\n`
-    const dry = run(refunds, {dataDir: bought.dataDir, refunds: true, flags: {journal, 'dry-run': true}})
+    const dry = run(refunds, {dataDir, refunds: true, flags: {journal, 'dry-run': true}})
     expect(await dry.result).toBe(0)
     expect(lines(dry.io.stdout()).map((line) => line.reference)).toEqual([`${purchased[0]}-back`, `${purchased[1]}-R1`])
-    const sent = run(refunds, {dataDir: bought.dataDir, input: dry.input, refunds: true, flags: {journal}})
+    const sent = run(refunds, {dataDir, input: dry.input, refunds: true, flags: {journal}})
     expect(await sent.result).toBe(0)
     expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status])).toEqual([
       [`${purchased[0]}-back`, 'approved'],
       [`${purchased[1]}-R1`, 'approved'],
     ])
     expect(sent.io.stderr()).toContain(`Journal: ${journal}\n`)
-    expect(readFileSync(join(bought.dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(journal)}\n`)
+    expect(readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(journal)}\n`)
     // Run again, the derived reference is the one the journal kept, and nothing is sent again.
-    const again = run(refunds, {dataDir: bought.dataDir, input: dry.input, refunds: true, flags: {journal}})
+    const again = run(refunds, {dataDir, input: dry.input, refunds: true, flags: {journal}})
     expect(await again.result).toBe(0)
     expect(again.io.stderr()).toContain(`Journal: ${journal} (resuming: 2 rows answered, 0 in doubt, 0 not started)\n`)
     expect(lines(again.io.stdout()).map((line) => [line.reference, line.resumed])).toEqual([
@@ -342,10 +346,8 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
   })
 
   it('--dry-run of a refund batch: a row without an amount refunds its purchase in full, in its currency', async () => {
-    const {csv, references: purchased} = purchases([1000, 2000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
-    const dry = run(`transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-part\n${purchased[1]},,${purchased[1]}-all\n`, {dataDir: bought.dataDir, refunds: true, flags: {'dry-run': true}})
+    const {references: purchased, dataDir} = await bought([1000, 2000])
+    const dry = run(`transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-part\n${purchased[1]},,${purchased[1]}-all\n`, {dataDir, refunds: true, flags: {'dry-run': true}})
     expect(await dry.result).toBe(0)
     expect(lines(dry.io.stdout()).map((line) => (line.request as {amount: number | null}).amount)).toEqual([100, null])
     expect(dry.io.stderr()).toBe('Dry run: 2 refunds would be sent (1.00 AUD; 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.\n')
@@ -371,13 +373,11 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
   })
 
   it('a refund batch copied is said to be that batch, and how to refund its rows again as a new one', async () => {
-    const {csv, references: purchased} = purchases([1000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-copied\n`
-    const first = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const first = run(refunds, {dataDir, refunds: true})
     expect(await first.result).toBe(0)
-    const copy = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const copy = run(refunds, {dataDir, refunds: true})
     expect(await copy.result).toBe(0)
     expect(copy.io.stderr()).toContain(`\nJournal: it was begun for the same rows at ${first.input}: this is that batch, moved or copied, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
   })
@@ -416,12 +416,12 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 /** The threads started while `run` runs: a batch's journal worker is the only one these runs start. */
 async function threadsStarted<T>(run: () => Promise<T>): Promise<{result: T; threads: Worker[]}> {
   const threads: Worker[] = []
-  const started = ({worker}: {worker: Worker}) => threads.push(worker)
-  diagnostics.subscribe('worker_threads', started as (message: unknown) => void)
+  const started = (message: unknown) => threads.push((message as {worker: Worker}).worker)
+  diagnostics.subscribe('worker_threads', started)
   try {
     return {result: await run(), threads}
   } finally {
-    diagnostics.unsubscribe('worker_threads', started as (message: unknown) => void)
+    diagnostics.unsubscribe('worker_threads', started)
   }
 }
 
@@ -486,10 +486,7 @@ describe('runBatch, how it runs', () => {
     const {csv} = purchases([1000, 2000])
     const sent = run(csv)
     expect(await sent.result).toBe(0)
-    const db = new DatabaseSync(journalOf(sent.io.stderr()), {readOnly: true})
-    const entries = (db.prepare('SELECT line FROM entries ORDER BY seq').all() as {line: string}[]).map((entry) => JSON.parse(entry.line) as Record<string, unknown>)
-    db.close()
-    const results = entries.filter((entry) => 'result' in entry)
+    const results = lines(journalText(journalOf(sent.io.stderr()))).filter((entry) => 'result' in entry)
     expect(results).toHaveLength(2)
     // The data's run, then how many changes it had had when the row was answered (sandbox/domain/store.ts).
     const dataRun = sent.client.gatewayInstance!.split('.')[0]!
@@ -498,11 +495,9 @@ describe('runBatch, how it runs', () => {
   })
 
   it('--dry-run of refunds an earlier run made under derived references, its journal not here: found at the gateway, and not sent again', async () => {
-    const {csv, references: purchased} = purchases([1000, 2000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000, 2000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[1]},200,${purchased[1]}-given\n`
-    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, refunds: true})
     expect(await sent.result).toBe(0)
     const elsewhere = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true}})
     expect(await elsewhere.result).toBe(0)
@@ -547,15 +542,13 @@ describe('runBatch, how it runs', () => {
   })
 
   it('--dry-run of refunds of one purchase without references, all made by an earlier run elsewhere: each found at the gateway by its own', async () => {
-    const {csv, references: purchased} = purchases([1000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},100,\n${purchased[0]},200,\n`
-    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, refunds: true})
     expect(await sent.result).toBe(0)
     expect(lines(sent.io.stdout()).map((line) => line.reference)).toEqual([1, 2, 3].map((n) => `${purchased[0]}-R${n}`))
     // Its journal, where gw keeps it, was not noted as one elsewhere: only a journal given (--journal) is.
-    expect(() => readFileSync(join(bought.dataDir, 'journals', 'elsewhere.ndjson'))).toThrow(/ENOENT/)
+    expect(() => readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'))).toThrow(/ENOENT/)
     const elsewhere = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true}})
     expect(await elsewhere.result).toBe(0)
     expect(lines(elsewhere.io.stdout()).map((line) => [line.reference, line.gateway])).toEqual([1, 2, 3].map((n) => [`${purchased[0]}-R${n}`, 'made by an earlier run of this batch: not sent again']))
@@ -567,19 +560,17 @@ describe('runBatch, how it runs', () => {
     expect(anew.io.stderr()).toBe('Dry run: 3 refunds would be sent (4.00 AUD). Nothing was sent.\n')
     // Sent so, in a journal of its own, each row is refunded again under the next references.
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'again.sqlite')
-    const again = run(refunds, {dataDir: bought.dataDir, input: sent.input, refunds: true, flags: {'new-batch': true, journal}})
+    const again = run(refunds, {dataDir, input: sent.input, refunds: true, flags: {'new-batch': true, journal}})
     expect(await again.result).toBe(0)
     expect(lines(again.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([4, 5, 6].map((n) => [`${purchased[0]}-R${n}`, 'approved', undefined]))
   })
 
   it('a refund file given a row since its run: the rows it made under derived references are resumed by them, and only the new row is sent', async () => {
-    const {csv, references: purchased} = purchases([1000, 2000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000, 2000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
-    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, refunds: true})
     expect(await sent.result).toBe(0)
-    const edited = run(`${refunds}${purchased[0]},300,\n`, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    const edited = run(`${refunds}${purchased[0]},300,\n`, {dataDir, input: sent.input, refunds: true})
     expect(await edited.result).toBe(0)
     expect(lines(edited.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([
       [`${purchased[0]}-R1`, 'approved', true],
@@ -605,7 +596,7 @@ describe('runBatch, how it runs', () => {
 
   it('a row the gateway rate limited goes again once it says, and the summary says how long gw waited', async () => {
     const {csv, references} = purchases([1000, 2000])
-    const limited = await fetch(`${gateway.url}/_sandbox/faults`, {method: 'POST', headers: {'content-type': 'application/json'}, body: JSON.stringify({method: 'POST', path: '/v1.0/purchases', action: 'rate-limit', retryAfter: 1, times: 1})})
+    const limited = await call(gateway, 'POST', '/_sandbox/faults', {body: {method: 'POST', path: '/v1.0/purchases', action: 'rate-limit', retryAfter: 1, times: 1}, auth: null})
     expect(limited.status).toBe(200)
     const sent = run(csv, {flags: {concurrency: 1}})
     expect(await sent.result).toBe(0)
@@ -615,39 +606,33 @@ describe('runBatch, how it runs', () => {
   })
 
   it('a refund file with a row since blanked: each row left is known by its line, so it keeps its own derived reference and answer', async () => {
-    const {csv, references: purchased} = purchases([1000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
-    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, refunds: true})
     expect(await sent.result).toBe(0)
     const blanked = `transaction_id,amount,reference\n\n${purchased[0]},200,\n`
-    const dry = run(blanked, {dataDir: bought.dataDir, input: sent.input, refunds: true, flags: {'dry-run': true}})
+    const dry = run(blanked, {dataDir, input: sent.input, refunds: true, flags: {'dry-run': true}})
     expect(await dry.result).toBe(0)
     expect(lines(dry.io.stdout())).toEqual([{row: 1, line: 3, reference: `${purchased[0]}-R2`, request: {transaction_id: purchased[0], amount: 200}, journal: 'answered (approved): not sent again'}])
-    const again = run(blanked, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    const again = run(blanked, {dataDir, input: sent.input, refunds: true})
     expect(await again.result).toBe(0)
     expect(lines(again.io.stdout()).map((line) => [line.row, line.reference, line.resumed, (line.record as {amount: number}).amount])).toEqual([[1, `${purchased[0]}-R2`, true, -200]])
   })
 
   it('a refund file whose row with a reference was taken out since its run: the journal no longer counts it', async () => {
-    const {csv, references: purchased} = purchases([1000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
+    const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-given\n`
-    const sent = run(refunds, {dataDir: bought.dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, refunds: true})
     expect(await sent.result).toBe(0)
-    const edited = run(`transaction_id,amount,reference\n${purchased[0]},200,\n`, {dataDir: bought.dataDir, input: sent.input, refunds: true})
+    const edited = run(`transaction_id,amount,reference\n${purchased[0]},200,\n`, {dataDir, input: sent.input, refunds: true})
     expect(await edited.result).toBe(0)
     expect(lines(edited.io.stdout()).map((line) => [line.reference, line.resumed])).toEqual([[`${purchased[0]}-R1`, true]])
     expect(edited.io.stderr()).toContain(' (resuming: 1 row answered, 0 in doubt, 0 not started)\n1 refund: 1 approved (1 done by an earlier run) in ')
   })
 
   it('a refund row without a reference takes one no row of the file gives: one given the shape of a derived one is passed over', async () => {
-    const {csv, references: purchased} = purchases([1000])
-    const bought = run(csv)
-    expect(await bought.result).toBe(0)
-    const sent = run(`transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-R1\n`, {dataDir: bought.dataDir, refunds: true})
+    const {references: purchased, dataDir} = await bought([1000])
+    const sent = run(`transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-R1\n`, {dataDir, refunds: true})
     expect(await sent.result).toBe(0)
     expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status]).sort()).toEqual([
       [`${purchased[0]}-R1`, 'approved'],
