@@ -39,7 +39,7 @@ export class DerivedReferences {
   ) {}
 
   /** The reference for row `row`, refunding `amount` of `purchase`; `alike`: how many of the batch's rows without a reference refund that purchase, this one too. */
-  async forRow(purchase: GwRecord, row: number, amount: number, alike = 1): Promise<DerivedReference> {
+  async forRow(purchase: GwRecord, row: number, amount: number, alike: number): Promise<DerivedReference> {
     const base = refundBase(purchase)
     const free: string[] = []
     for (let n = 1; n <= MOST_REFUNDS; n++) {

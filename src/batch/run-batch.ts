@@ -183,11 +183,10 @@ async function send<Input, Body extends object>(
     // Its lines reported and not yet written are written whatever ends the batch.
     const view = (shown = new BatchView(io, scan.total, kind.noun, {json: f.json, fields: f.fields, words: rowWords(kind), client: deps.client}))
     for (const row of invalid) view.skipped(invalidReport(row))
-    // A reference made for a row is none that rows give or an earlier run journaled.
-    const taken = new Set([...scan.derivedShaped, ...[...journal.intents.keys()].filter((reference) => derivedFrom(reference) !== undefined)])
-    const rows = validRows(await openBatch(source.path), scan)
+    // A reference made for a row is none that rows give or an earlier run journaled (only derived-shaped ones could be made).
+    const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
     const runner = new BatchRunner({
-      rows: scan.unreferenced > 0 ? withJournaledReferences(rows, journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line') : rows,
+      rows: withJournaledReferences(validRows(await openBatch(source.path), scan), journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line'),
       total: scan.valid,
       sender: kind.sender(deps, taken, f, await atGateway(kind, journal.batch, source.path, scan)),
       journal,
@@ -264,7 +263,8 @@ async function plan<Input>(kind: BatchKind<Input, object>, path: string, scan: S
     const request = kind.preview(row.input)
     money.add(request.amount, request.currency)
   }
-  return {noun: rowWords(kind).row, rows: scan.valid, totals: money.text() || 'nothing'}
+  // Never empty: a batch sends at least one row, and a row without an amount is counted as one not known.
+  return {noun: rowWords(kind).row, rows: scan.valid, totals: money.text()}
 }
 
 /** Once stdout (or --jq's filter) has taken what waits for it, or `stop` is aborted. */

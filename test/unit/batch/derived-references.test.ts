@@ -28,8 +28,8 @@ describe('DerivedReferences', () => {
   it('gives a row the first free reference, asking the gateway once a reference, and no two rows the same', async () => {
     const {deps, asked} = holding({})
     const walk = new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set())
-    expect(await walk.forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R1', made: false})
-    expect(await walk.forRow(purchase, 2, 1000)).toEqual({reference: 'order-7-R2', made: false})
+    expect(await walk.forRow(purchase, 1, 1000, 1)).toEqual({reference: 'order-7-R1', made: false})
+    expect(await walk.forRow(purchase, 2, 1000, 1)).toEqual({reference: 'order-7-R2', made: false})
     expect(asked).toEqual(['order-7-R1', 'order-7-R2'])
   })
 
@@ -41,15 +41,15 @@ describe('DerivedReferences', () => {
       'order-7-R4': ours(2),
     })
     const walk = new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set())
-    expect(await walk.forRow(purchase, 2, 1000)).toEqual({reference: 'order-7-R4', made: true})
-    expect(await walk.forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R3', made: true})
-    expect(await walk.forRow(purchase, 3, 1000)).toEqual({reference: 'order-7-R5', made: false})
+    expect(await walk.forRow(purchase, 2, 1000, 1)).toEqual({reference: 'order-7-R4', made: true})
+    expect(await walk.forRow(purchase, 1, 1000, 1)).toEqual({reference: 'order-7-R3', made: true})
+    expect(await walk.forRow(purchase, 3, 1000, 1)).toEqual({reference: 'order-7-R5', made: false})
   })
 
   it('passes over references the batch’s rows give or its journal holds, without asking', async () => {
     const {deps, asked} = holding({})
     const walk = new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set(['order-7-R1', 'order-7-R2']))
-    expect(await walk.forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R3', made: false})
+    expect(await walk.forRow(purchase, 1, 1000, 1)).toEqual({reference: 'order-7-R3', made: false})
     expect(asked).toEqual(['order-7-R3'])
   })
 
@@ -68,7 +68,7 @@ describe('DerivedReferences', () => {
     expect(await new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set()).forRow(purchase, 3, 1000, 3)).toEqual({reference: 'order-7-R3', made: true})
     // Alone with its purchase, a row takes the first free at once: no row of its batch could have left one.
     const {deps: once, asked} = holding({'order-7-R3': ours(3)})
-    expect(await new DerivedReferences((reference) => askedOf(reference, once), BATCH, new Set()).forRow(purchase, 3, 1000)).toEqual({reference: 'order-7-R1', made: false})
+    expect(await new DerivedReferences((reference) => askedOf(reference, once), BATCH, new Set()).forRow(purchase, 3, 1000, 1)).toEqual({reference: 'order-7-R1', made: false})
     expect(asked).toEqual(['order-7-R1'])
     // Two rows: at most two free before its own (one claimed by the other row, one its journal held), then the first free is the row's.
     const {deps: two, asked: lookedAt} = holding({'order-7-R2': {metadata: {}, amount: -5}})
@@ -87,7 +87,7 @@ describe('DerivedReferences', () => {
   it('does not guess at a refund whose record shows no metadata (a gateway that keeps none): for the same amount nothing is sent (exit 8); for another, it is another’s', async () => {
     const {deps} = holding({'order-7-R1': {amount: -1000}, 'order-7-R2': {amount: 400, metadata: null}})
     const walk = new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set())
-    const error = await walk.forRow(purchase, 1, 1000).catch((err: unknown) => err)
+    const error = await walk.forRow(purchase, 1, 1000, 1).catch((err: unknown) => err)
     expect(error).toBeInstanceOf(OutcomeUnknownError)
     expect(error).toMatchObject({
       exitCode: 8,
@@ -95,33 +95,33 @@ describe('DerivedReferences', () => {
       reference: 'order-7-R1',
       message: 'The gateway has refund order-7-R1 of this purchase, for the same amount, and its record does not say which batch made it (it shows no metadata): an earlier run of this batch may have made it, so nothing was sent',
     })
-    expect(await new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set(['order-7-R1'])).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R3', made: false})
+    expect(await new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set(['order-7-R1'])).forRow(purchase, 1, 1000, 1)).toEqual({reference: 'order-7-R3', made: false})
     // A record without an amount is no match either, nor one whose amount is no number (a field the record lacks is never a match).
     const {deps: amountless} = holding({'order-7-R1': {}, 'order-7-R2': {amount: '1000'}, 'order-7-R3': {amount: '-1000'}})
-    expect(await new DerivedReferences((reference) => askedOf(reference, amountless), BATCH, new Set()).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R4', made: false})
+    expect(await new DerivedReferences((reference) => askedOf(reference, amountless), BATCH, new Set()).forRow(purchase, 1, 1000, 1)).toEqual({reference: 'order-7-R4', made: false})
   })
 
   it('takes a purchase without a reference by its id; refuses one with neither', async () => {
     const {deps} = holding({})
-    expect(await new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set()).forRow({id: '071-P-AAAAAAAA'}, 1, 1000)).toEqual({reference: '071-P-AAAAAAAA-R1', made: false})
-    await expect(new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set()).forRow({}, 1, 1000)).rejects.toThrow('The purchase came back without a reference or an id, so no reference can be derived from it: nothing was sent')
+    expect(await new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set()).forRow({id: '071-P-AAAAAAAA'}, 1, 1000, 1)).toEqual({reference: '071-P-AAAAAAAA-R1', made: false})
+    await expect(new DerivedReferences((reference) => askedOf(reference, deps), BATCH, new Set()).forRow({}, 1, 1000, 1)).rejects.toThrow('The purchase came back without a reference or an id, so no reference can be derived from it: nothing was sent')
   })
 
   it('passes a look-up’s failure on (nothing is sent), to every row that asked', async () => {
     const down = new GatewayError('network', 'connection refused')
     const {client} = fakeClient({'refunds.get': () => Promise.reject(down)})
     const walk = new DerivedReferences((reference) => askedOf(reference, {client}), BATCH, new Set())
-    await expect(walk.forRow(purchase, 1, 1000)).rejects.toBe(down)
-    await expect(walk.forRow(purchase, 2, 1000)).rejects.toBe(down)
+    await expect(walk.forRow(purchase, 1, 1000, 1)).rejects.toBe(down)
+    await expect(walk.forRow(purchase, 2, 1000, 1)).rejects.toBe(down)
   })
 
   it('takes the 1,000th reference when it is the first free', async () => {
     const {client} = fakeClient({'refunds.get': (reference: string) => (reference === 'order-7-R1000' ? notFound() : {metadata: {}, amount: 1})})
-    expect(await new DerivedReferences((reference) => askedOf(reference, {client}), BATCH, new Set()).forRow(purchase, 1, 1000)).toEqual({reference: 'order-7-R1000', made: false})
+    expect(await new DerivedReferences((reference) => askedOf(reference, {client}), BATCH, new Set()).forRow(purchase, 1, 1000, 1)).toEqual({reference: 'order-7-R1000', made: false})
   })
 
   it('gives up after 1,000 references, every one another’s', async () => {
     const {client} = fakeClient({'refunds.get': () => ({metadata: {}, amount: 1})})
-    await expect(new DerivedReferences((reference) => askedOf(reference, {client}), BATCH, new Set()).forRow(purchase, 1, 1000)).rejects.toThrow('The gateway has a refund under each of order-7-R1 to order-7-R1000: no reference was derived, nothing was sent')
+    await expect(new DerivedReferences((reference) => askedOf(reference, {client}), BATCH, new Set()).forRow(purchase, 1, 1000, 1)).rejects.toThrow('The gateway has a refund under each of order-7-R1 to order-7-R1000: no reference was derived, nothing was sent')
   })
 })
