@@ -9,9 +9,11 @@ import {AuthError} from '../../../src/errors.js'
 import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
 import {Stop} from '../../../src/cli/signals.js'
 import {platformOf, type StopSignalName} from '../../../src/lib/platform.js'
-import {purchaseBatch} from '../../../src/batch/kinds.js'
+import {type BatchKind, purchaseBatch} from '../../../src/batch/kinds.js'
+import {directDebitBatch, paymentPlanBatch} from '../../../src/batch/recurring-kinds.js'
 import {refundBatch} from '../../../src/batch/refund-kind.js'
 import {runBatch} from '../../../src/batch/run-batch.js'
+import {filteredIo, JqFailure, jqFilter} from '../../../src/output/jq.js'
 import {startSandbox, type RunningSandbox} from '../../../src/sandbox/server/server.js'
 import {type Counted, countingProxy} from '../../counting-proxy.js'
 import {escaped} from '../../escaped.js'
@@ -20,6 +22,9 @@ import {REMOVABLE_WHILE_OPEN} from '../../only-on.js'
 import {call} from '../../sandbox/helpers.js'
 import {testIo, type TestIo} from '../../test-io.js'
 import {until} from '../../until.js'
+
+/** A batch's kind: purchases, refunds, payment plans or direct debits. */
+type AnyKind = typeof purchaseBatch | typeof refundBatch | typeof paymentPlanBatch | typeof directDebitBatch
 
 let gateway: RunningSandbox
 let token: string
@@ -31,7 +36,7 @@ beforeAll(async () => {
 afterAll(() => gateway.close())
 
 /**
- * Runs the purchase batch of `csv` (a refund batch with `refunds`), in a data directory of its own
+ * Runs the batch of `csv` (purchases, unless given another `kind`), in a data directory of its own
  * unless given one; `input`, the file of an earlier run, to run the same file again; `baseUrl`, a
  * proxy in front of the gateway; `fields`, as --fields picks them; `target`, the profile's (one that
  * rejects: none); `refuse`, what the profile says to the batch's confirmation (a read-only one refuses);
@@ -39,7 +44,7 @@ afterAll(() => gateway.close())
  */
 function run(
   csv: string,
-  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; refunds?: boolean; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']; refuse?: Error; windowMs?: number} = {},
+  options: {flags?: Partial<BatchFlags>; io?: TestIo; onStop?: (send: (signal: StopSignalName) => void) => void; dataDir?: string; input?: string; kind?: AnyKind; baseUrl?: string; fields?: string[]; target?: BatchDeps['target']; refuse?: Error; windowMs?: number} = {},
 ) {
   const io = options.io ?? testIo()
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'gw-run-batch-'))
@@ -72,7 +77,7 @@ function run(
     },
   }
   const flags: BatchFlags = {input, 'skip-invalid': false, 'dry-run': false, ...options.flags}
-  const result = (options.refunds ? runBatch(refundBatch, flags, f) : runBatch(purchaseBatch, flags, f)).finally(() => (unwatch(), client.close()))
+  const result = runBatch((options.kind ?? purchaseBatch) as BatchKind<unknown, object>, flags, f).finally(() => (unwatch(), client.close()))
   return {io, plans, input, dataDir, result, stop, send, softStops, client}
 }
 
@@ -146,6 +151,18 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
       [references[1], 'approved', true],
     ])
     for (const reference of references) expect(await heldUnder(reference)).toBe(1)
+  })
+
+  it('a row whose reference holds a card number: its journal keeps it masked, and a rerun finds its answer by the reference the file gives', async () => {
+    const reference = `rb${++batches}-4005550000000001`
+    const csv = `card_token,amount,reference\n${token},1000,${reference}\n`
+    const first = run(csv)
+    expect(await first.result).toBe(0)
+    expect(journalText(journalOf(first.io.stderr()))).not.toContain('4005550000000001')
+    const again = run(csv, {dataDir: first.dataDir, input: first.input})
+    expect(await again.result).toBe(0)
+    expect(again.io.stderr()).toContain(' (resuming: 1 row answered, 0 in doubt, 0 not started)\n')
+    expect(lines(again.io.stdout()).map((line) => [line.status, line.resumed])).toEqual([['approved', true]])
   })
 
   it('refuses a batch with an invalid row before anything is sent, naming each line and the fix', async () => {
@@ -225,6 +242,9 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     const io = testIo({tty: true})
     const terminal = run(csv, {io, flags: {input: '-'}})
     await expect(terminal.result).rejects.toMatchObject({message: '--input - reads the batch from stdin, but stdin is a terminal', hint: 'Pipe it in, e.g. gw purchase create --input - < purchases.csv'})
+    // A noun of two words is one word in a file's name.
+    const plans = run('customer,amount,frequency,anniversary,start_date,total_count,reference\n', {kind: paymentPlanBatch, io, flags: {input: '-'}})
+    await expect(plans.result).rejects.toMatchObject({hint: 'Pipe it in, e.g. gw payment-plan create --input - < payment-plans.csv'})
   })
 
   it('the same rows in another file: said to be that batch, moved or copied, and what it sent is not sent again', async () => {
@@ -271,6 +291,23 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(stopped.io.stderr()).toContain('\nSIGTERM: finishing the purchases in flight, starting no more (again to stop at once).\n')
   })
 
+  it('a third signal writes the lines reported and not yet written before gw stops', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const io = testIo({progress: true})
+    let written: string | undefined
+    // The progress line is drawn as a row is reported, its line still waiting for the turn's other lines.
+    const status = io.status.bind(io)
+    io.status = (text) => {
+      status(text)
+      if (written !== undefined || !text?.startsWith('1/3')) return
+      for (const signal of ['SIGINT', 'SIGINT', 'SIGINT'] as const) stopped.send(signal)
+      written = io.stdout()
+    }
+    const stopped = run(csv, {io, flags: {concurrency: 1}})
+    await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+    expect(lines(written!).map((line) => [line.reference, line.status])).toEqual([[references[0], 'approved']])
+  })
+
   it('stdout that takes no more stops the batch: no more rows are started, and the error says the journal holds what was sent', async () => {
     const {csv} = purchases(Array(8).fill(1000))
     const full = run(csv, {io: testIo({failWrites: {code: 'ENOSPC', afterWrites: 1}}), flags: {concurrency: 1}})
@@ -315,10 +352,10 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     const {references: purchased, dataDir} = await bought([1000, 2000])
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'refunds.sqlite')
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-back\n${purchased[1]},200,\n`
-    const dry = run(refunds, {dataDir, refunds: true, flags: {journal, 'dry-run': true}})
+    const dry = run(refunds, {dataDir, kind: refundBatch, flags: {journal, 'dry-run': true}})
     expect(await dry.result).toBe(0)
     expect(lines(dry.io.stdout()).map((line) => line.reference)).toEqual([`${purchased[0]}-back`, `${purchased[1]}-R1`])
-    const sent = run(refunds, {dataDir, input: dry.input, refunds: true, flags: {journal}})
+    const sent = run(refunds, {dataDir, input: dry.input, kind: refundBatch, flags: {journal}})
     expect(await sent.result).toBe(0)
     expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status])).toEqual([
       [`${purchased[0]}-back`, 'approved'],
@@ -327,7 +364,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(sent.io.stderr()).toContain(`Journal: ${journal}\n`)
     expect(readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'), 'utf8')).toBe(`${JSON.stringify(journal)}\n`)
     // Run again, the derived reference is the one the journal kept, and nothing is sent again.
-    const again = run(refunds, {dataDir, input: dry.input, refunds: true, flags: {journal}})
+    const again = run(refunds, {dataDir, input: dry.input, kind: refundBatch, flags: {journal}})
     expect(await again.result).toBe(0)
     expect(again.io.stderr()).toContain(`Journal: ${journal} (resuming: 2 rows answered, 0 in doubt, 0 not started)\n`)
     expect(lines(again.io.stdout()).map((line) => [line.reference, line.resumed])).toEqual([
@@ -347,7 +384,7 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
 
   it('--dry-run of a refund batch: a row without an amount refunds its purchase in full, in its currency', async () => {
     const {references: purchased, dataDir} = await bought([1000, 2000])
-    const dry = run(`transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-part\n${purchased[1]},,${purchased[1]}-all\n`, {dataDir, refunds: true, flags: {'dry-run': true}})
+    const dry = run(`transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-part\n${purchased[1]},,${purchased[1]}-all\n`, {dataDir, kind: refundBatch, flags: {'dry-run': true}})
     expect(await dry.result).toBe(0)
     expect(lines(dry.io.stdout()).map((line) => (line.request as {amount: number | null}).amount)).toEqual([100, null])
     expect(dry.io.stderr()).toBe('Dry run: 2 refunds would be sent (1.00 AUD; 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.\n')
@@ -375,9 +412,9 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
   it('a refund batch copied is said to be that batch, and how to refund its rows again as a new one', async () => {
     const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,${purchased[0]}-copied\n`
-    const first = run(refunds, {dataDir, refunds: true})
+    const first = run(refunds, {dataDir, kind: refundBatch})
     expect(await first.result).toBe(0)
-    const copy = run(refunds, {dataDir, refunds: true})
+    const copy = run(refunds, {dataDir, kind: refundBatch})
     expect(await copy.result).toBe(0)
     expect(copy.io.stderr()).toContain(`\nJournal: it was begun for the same rows at ${first.input}: this is that batch, moved or copied, and what it sent is not sent again. To refund these rows again as a new batch, give it --new-batch and a journal of its own (--journal FILE).\n`)
   })
@@ -497,9 +534,9 @@ describe('runBatch, how it runs', () => {
   it('--dry-run of refunds an earlier run made under derived references, its journal not here: found at the gateway, and not sent again', async () => {
     const {references: purchased, dataDir} = await bought([1000, 2000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[1]},200,${purchased[1]}-given\n`
-    const sent = run(refunds, {dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, kind: refundBatch})
     expect(await sent.result).toBe(0)
-    const elsewhere = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true}})
+    const elsewhere = run(refunds, {input: sent.input, kind: refundBatch, flags: {'dry-run': true}})
     expect(await elsewhere.result).toBe(0)
     expect(lines(elsewhere.io.stdout())).toEqual([
       {row: 1, line: 2, reference: `${purchased[0]}-R1`, request: {transaction_id: purchased[0], amount: 100}, gateway: 'made by an earlier run of this batch: not sent again'},
@@ -544,23 +581,23 @@ describe('runBatch, how it runs', () => {
   it('--dry-run of refunds of one purchase without references, all made by an earlier run elsewhere: each found at the gateway by its own', async () => {
     const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},100,\n${purchased[0]},200,\n`
-    const sent = run(refunds, {dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, kind: refundBatch})
     expect(await sent.result).toBe(0)
     expect(lines(sent.io.stdout()).map((line) => line.reference)).toEqual([1, 2, 3].map((n) => `${purchased[0]}-R${n}`))
     // Its journal, where gw keeps it, was not noted as one elsewhere: only a journal given (--journal) is.
     expect(() => readFileSync(join(dataDir, 'journals', 'elsewhere.ndjson'))).toThrow(/ENOENT/)
-    const elsewhere = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true}})
+    const elsewhere = run(refunds, {input: sent.input, kind: refundBatch, flags: {'dry-run': true}})
     expect(await elsewhere.result).toBe(0)
     expect(lines(elsewhere.io.stdout()).map((line) => [line.reference, line.gateway])).toEqual([1, 2, 3].map((n) => [`${purchased[0]}-R${n}`, 'made by an earlier run of this batch: not sent again']))
     expect(elsewhere.io.stderr()).toBe('Dry run: 0 refunds would be sent (nothing); 3 made by an earlier run of this batch, found at the gateway. Nothing was sent.\n')
     // As a new batch (--new-batch), none is its: each would be sent under a reference the gateway has none of.
-    const anew = run(refunds, {input: sent.input, refunds: true, flags: {'dry-run': true, 'new-batch': true}})
+    const anew = run(refunds, {input: sent.input, kind: refundBatch, flags: {'dry-run': true, 'new-batch': true}})
     expect(await anew.result).toBe(0)
     expect(lines(anew.io.stdout()).map((line) => [line.reference, line.gateway])).toEqual([4, 5, 6].map((n) => [`${purchased[0]}-R${n}`, undefined]))
     expect(anew.io.stderr()).toBe('Dry run: 3 refunds would be sent (4.00 AUD). Nothing was sent.\n')
     // Sent so, in a journal of its own, each row is refunded again under the next references.
     const journal = join(mkdtempSync(join(tmpdir(), 'gw-run-batch-journal-')), 'again.sqlite')
-    const again = run(refunds, {dataDir, input: sent.input, refunds: true, flags: {'new-batch': true, journal}})
+    const again = run(refunds, {dataDir, input: sent.input, kind: refundBatch, flags: {'new-batch': true, journal}})
     expect(await again.result).toBe(0)
     expect(lines(again.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([4, 5, 6].map((n) => [`${purchased[0]}-R${n}`, 'approved', undefined]))
   })
@@ -568,9 +605,17 @@ describe('runBatch, how it runs', () => {
   it('a refund file given a row since its run: the rows it made under derived references are resumed by them, and only the new row is sent', async () => {
     const {references: purchased, dataDir} = await bought([1000, 2000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
-    const sent = run(refunds, {dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, kind: refundBatch})
     expect(await sent.result).toBe(0)
-    const edited = run(`${refunds}${purchased[0]},300,\n`, {dataDir, input: sent.input, refunds: true})
+    // A dry run finds each row that was there by its line: the file's rows are not the journal's now.
+    const dry = run(`${refunds}${purchased[0]},300,\n`, {dataDir, input: sent.input, kind: refundBatch, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout()).map((line) => [line.reference, line.journal])).toEqual([
+      [`${purchased[0]}-R1`, 'answered (approved): not sent again'],
+      [`${purchased[0]}-R2`, 'answered (approved): not sent again'],
+      [`${purchased[0]}-R3`, undefined],
+    ])
+    const edited = run(`${refunds}${purchased[0]},300,\n`, {dataDir, input: sent.input, kind: refundBatch})
     expect(await edited.result).toBe(0)
     expect(lines(edited.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([
       [`${purchased[0]}-R1`, 'approved', true],
@@ -608,13 +653,13 @@ describe('runBatch, how it runs', () => {
   it('a refund file with a row since blanked: each row left is known by its line, so it keeps its own derived reference and answer', async () => {
     const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[0]},200,\n`
-    const sent = run(refunds, {dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, kind: refundBatch})
     expect(await sent.result).toBe(0)
     const blanked = `transaction_id,amount,reference\n\n${purchased[0]},200,\n`
-    const dry = run(blanked, {dataDir, input: sent.input, refunds: true, flags: {'dry-run': true}})
+    const dry = run(blanked, {dataDir, input: sent.input, kind: refundBatch, flags: {'dry-run': true}})
     expect(await dry.result).toBe(0)
     expect(lines(dry.io.stdout())).toEqual([{row: 1, line: 3, reference: `${purchased[0]}-R2`, request: {transaction_id: purchased[0], amount: 200}, journal: 'answered (approved): not sent again'}])
-    const again = run(blanked, {dataDir, input: sent.input, refunds: true})
+    const again = run(blanked, {dataDir, input: sent.input, kind: refundBatch})
     expect(await again.result).toBe(0)
     expect(lines(again.io.stdout()).map((line) => [line.row, line.reference, line.resumed, (line.record as {amount: number}).amount])).toEqual([[1, `${purchased[0]}-R2`, true, -200]])
   })
@@ -622,9 +667,9 @@ describe('runBatch, how it runs', () => {
   it('a refund file whose row with a reference was taken out since its run: the journal no longer counts it', async () => {
     const {references: purchased, dataDir} = await bought([1000])
     const refunds = `transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-given\n`
-    const sent = run(refunds, {dataDir, refunds: true})
+    const sent = run(refunds, {dataDir, kind: refundBatch})
     expect(await sent.result).toBe(0)
-    const edited = run(`transaction_id,amount,reference\n${purchased[0]},200,\n`, {dataDir, input: sent.input, refunds: true})
+    const edited = run(`transaction_id,amount,reference\n${purchased[0]},200,\n`, {dataDir, input: sent.input, kind: refundBatch})
     expect(await edited.result).toBe(0)
     expect(lines(edited.io.stdout()).map((line) => [line.reference, line.resumed])).toEqual([[`${purchased[0]}-R1`, true]])
     expect(edited.io.stderr()).toContain(' (resuming: 1 row answered, 0 in doubt, 0 not started)\n1 refund: 1 approved (1 done by an earlier run) in ')
@@ -632,7 +677,7 @@ describe('runBatch, how it runs', () => {
 
   it('a refund row without a reference takes one no row of the file gives: one given the shape of a derived one is passed over', async () => {
     const {references: purchased, dataDir} = await bought([1000])
-    const sent = run(`transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-R1\n`, {dataDir, refunds: true})
+    const sent = run(`transaction_id,amount,reference\n${purchased[0]},200,\n${purchased[0]},100,${purchased[0]}-R1\n`, {dataDir, kind: refundBatch})
     expect(await sent.result).toBe(0)
     expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status]).sort()).toEqual([
       [`${purchased[0]}-R1`, 'approved'],
@@ -668,3 +713,147 @@ describe('runBatch, how it runs', () => {
   })
 })
 
+
+describe('runBatch, kinds beside purchases and refunds', () => {
+  it('a direct-debit batch: a dry run cannot tell the references it would make; copied, it is told to give the rows a journal of their own', async () => {
+    const debits = (first: string, second: string) => `amount,description,bsb,account_name,account_number,reference\n4200,Rent,123-456,Jane Citizen,012345678,${first}\n4300,Rent,123-456,Jane Citizen,012345678,${second}\n`
+    const dry = run(debits('', ''), {kind: directDebitBatch, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout()).map((line) => [line.row, line.reference])).toEqual([
+      [1, null],
+      [2, null],
+    ])
+    expect(dry.io.stderr()).toBe('Dry run: 2 direct debits would be sent (85.00 AUD). Nothing was sent.\n')
+    const first = run(debits('', ''), {kind: directDebitBatch})
+    expect(await first.result).toBe(0)
+    const made = lines(first.io.stdout()).map((line) => [line.row, line.reference, line.status])
+    expect(made).toEqual([
+      [1, expect.stringMatching(/^dd-\d{8}-[0-9a-z]{6}-R1$/), 'made'],
+      [2, expect.stringMatching(/^dd-\d{8}-[0-9a-z]{6}-R2$/), 'made'],
+    ])
+    const copy = run(debits('', ''), {kind: directDebitBatch, dataDir: first.dataDir})
+    expect(await copy.result).toBe(0)
+    expect(lines(copy.io.stdout()).map((line) => [line.row, line.reference, line.resumed])).toEqual(made.map(([row, reference]) => [row, reference, true]))
+    expect(copy.io.stderr()).toContain(`\nJournal: it was begun for the same rows at ${first.input}: this is that batch, moved or copied, and what it sent is not sent again. To send these rows as a new batch, give it a journal of its own with --journal FILE.\n`)
+  })
+})
+
+describe('runBatch, refund rows without references', () => {
+  const refundsOf = (rows: [string, number | ''][]) => `transaction_id,amount,reference\n${rows.map(([purchase, amount]) => `${purchase},${amount},\n`).join('')}`
+
+  it('two rows of one purchase keep the references their run made, run again as they were or on other lines', async () => {
+    const {references: purchased, dataDir} = await bought([1000])
+    const [p] = purchased as [string]
+    const refunds = refundsOf([[p, 100], [p, 200]])
+    const sent = run(refunds, {dataDir, kind: refundBatch})
+    expect(await sent.result).toBe(0)
+    const again = run(refunds, {dataDir, input: sent.input, kind: refundBatch})
+    expect(await again.result).toBe(0)
+    expect(lines(again.io.stdout()).map((line) => [line.row, line.reference, line.resumed])).toEqual([
+      [1, `${p}-R1`, true],
+      [2, `${p}-R2`, true],
+    ])
+    // The same rows with a blank line between: a row is found by its place among the rows, not by its line.
+    const spaced = refunds.replace(`,100,\n`, `,100,\n\n`)
+    const dry = run(spaced, {dataDir, input: sent.input, kind: refundBatch, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout()).map((line) => [line.line, line.reference, line.journal])).toEqual([
+      [2, `${p}-R1`, 'answered (approved): not sent again'],
+      [4, `${p}-R2`, 'answered (approved): not sent again'],
+    ])
+    const moved = run(spaced, {dataDir, input: sent.input, kind: refundBatch})
+    expect(await moved.result).toBe(0)
+    expect(lines(moved.io.stdout()).map((line) => [line.line, line.reference, line.resumed])).toEqual([
+      [2, `${p}-R1`, true],
+      [4, `${p}-R2`, true],
+    ])
+  })
+
+  it('--dry-run walks as far as the rows of a purchase could have left references free: three for two rows, and no further', async () => {
+    const {references: purchased, dataDir} = await bought([1000])
+    const [p] = purchased as [string]
+    const proxy = await countingProxy(gateway.url)
+    try {
+      const dry = run(refundsOf([[p, 100], [p, 200]]), {dataDir, kind: refundBatch, baseUrl: proxy.url, flags: {'dry-run': true}})
+      expect(await dry.result).toBe(0)
+      expect(lines(dry.io.stdout()).map((line) => line.reference)).toEqual([`${p}-R1`, `${p}-R2`])
+      expect(proxy.gets().filter((path) => path.startsWith('/v1.0/refunds/'))).toEqual([1, 2, 3].map((n) => `/v1.0/refunds/${p}-R${n}`))
+    } finally {
+      await proxy.close()
+    }
+  })
+
+  it('a line that now refunds another purchase is another row: refunded under its own reference, not the one its line had', async () => {
+    const {references: purchased, dataDir} = await bought([1000, 2000])
+    const [first, second] = purchased as [string, string]
+    const sent = run(refundsOf([[first, 100]]), {dataDir, kind: refundBatch})
+    expect(await sent.result).toBe(0)
+    const next = run(refundsOf([[second, 100]]), {dataDir, input: sent.input, kind: refundBatch})
+    expect(await next.result).toBe(0)
+    expect(lines(next.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([[`${second}-R1`, 'approved', undefined]])
+  })
+
+  it('a row given a reference since its run is sent under it: the reference made for it before is no row of this file now', async () => {
+    const {references: purchased, dataDir} = await bought([1000])
+    const [p] = purchased as [string]
+    const sent = run(refundsOf([[p, 100]]), {dataDir, kind: refundBatch})
+    expect(await sent.result).toBe(0)
+    const given = run(`transaction_id,amount,reference\n${p},100,${p}-given\n`, {dataDir, input: sent.input, kind: refundBatch})
+    expect(await given.result).toBe(0)
+    expect(given.io.stderr()).toContain(' (resuming: 0 rows answered, 0 in doubt, 1 not started)\n1 refund: 1 approved in ')
+    expect(lines(given.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([[`${p}-given`, 'approved', undefined]])
+  })
+
+  it('a row left in doubt under a reference the gateway never got keeps it from a new row of its purchase, which goes on while it is sent', async () => {
+    const {references: purchased, dataDir} = await bought([1000])
+    const [p] = purchased as [string]
+    const isRow1 = (request: Counted) => request.method === 'POST' && request.reference === `${p}-R1`
+    // The first run's request never reaches the gateway; the second's is held until the new row is answered.
+    let release = () => {}
+    const released = new Promise<void>((resolve) => (release = resolve))
+    const holds = [new Promise<void>(() => {}), released]
+    const proxy = await countingProxy(gateway.url, {hold: (request) => (isRow1(request) ? holds.shift() : undefined)})
+    try {
+      const stopped = run(refundsOf([[p, 100]]), {dataDir, kind: refundBatch, baseUrl: proxy.url})
+      await proxy.arrived(isRow1)
+      stopped.send('SIGINT')
+      stopped.send('SIGINT')
+      await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+      // The gateway's window is over at once: the row in doubt is looked up, and sent once found missing.
+      const next = run(refundsOf([[p, 100], [p, 200]]), {dataDir, input: stopped.input, kind: refundBatch, baseUrl: proxy.url, windowMs: 1})
+      await until('the row in doubt sent again', () => proxy.posts(`${p}-R1`) === 2)
+      await until('the new row answered', () => lines(next.io.stdout()).length === 1)
+      release()
+      expect(await next.result).toBe(0)
+      expect(lines(next.io.stdout()).map((line) => [line.row, line.reference, line.status])).toEqual([
+        [2, `${p}-R2`, 'approved'],
+        [1, `${p}-R1`, 'approved'],
+      ])
+      expect(next.io.stderr()).toMatch(/^Journal: \S+ \(resuming: 0 rows answered, 1 in doubt, 1 not started\)\n2 refunds: 2 approved in /)
+    } finally {
+      release()
+      await proxy.close()
+    }
+  })
+
+  it('--jq failing on a row stops the batch: its error, with no more rows started, and the journal to finish from', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const filter = await jqFilter('if .row == 1 then error("row one") else .reference end')
+    const held = await holding(references[1]!)
+    try {
+      const io = filteredIo(testIo(), filter) as TestIo
+      const failing = run(csv, {io, baseUrl: held.url, flags: {concurrency: 1}})
+      // Row 2 is on its way as jq fails on row 1's line: it finishes, and row 3 is not started.
+      await held.arrived()
+      await until('jq failed on row 1', () => io.outFailure() !== undefined)
+      held.release()
+      const error = await failing.result.then(() => undefined, (err: unknown) => err)
+      expect(error).toMatchObject({name: 'GwError', message: '--jq: row one (record 1 of the output; nothing after it was printed): no more rows were started', hint: `Every row sent has its result in the journal ${journalOf(io.stderr())}; run the same command again to finish the batch.`})
+      expect((error as Error).cause).toBeInstanceOf(JqFailure)
+      expect(io.stderr()).toMatch(/\nNot finished: 2 rows answered, 0 in doubt, 1 not started\./)
+    } finally {
+      filter.thread.stop()
+      await held.close()
+    }
+  })
+})
