@@ -5,7 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {CARD_JSON, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
 import {until} from '../until.js'
 import {type Delivery, freePort, type Receiver, startReceiver} from './receiver.js'
-import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
+import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, heldToday, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 import type {ClockAdvanced} from '../../src/api/schemas/sandbox-control.js'
 
 // Each test runs its own gateway and receiver: the order of events is the thing under test.
@@ -57,10 +57,10 @@ const charge = (delivery: Delivery) => delivery.payload[0] as {subscription: Rec
 
 /** A plan, a customer and a daily subscription from the gateway's today. */
 async function dailySubscriber(sandbox: Sandbox, {card = CARDS.visa as string, amount = 1000} = {}) {
+  // Held, as a midnight between it and the subscription made it yesterday (seen under libfaketime).
+  const today = await heldToday(sandbox)
   const plan = await createPlan(sandbox, {amount})
   const customer = await createCustomer(sandbox, {card})
-  // Read last, so that midnight rarely falls between it and the subscription (seen under libfaketime).
-  const today = await sandboxToday(sandbox)
   const subscription = await createSubscription(sandbox, {customer: customer.reference, plan: plan.reference, frequency: 'daily', startDate: today})
   return {today, plan, customer, subscription}
 }
@@ -130,7 +130,7 @@ describe('a scripted month of a daily subscription', () => {
   ])('runs the retry chain for %s: three charge:retry, then charge:failed with Failed (3), Aborted', async (_, subscriber, message) => {
     const hooks = await receiver()
     const sandbox = await gateway(['--webhook', hooks.url, '--webhook-backoff', '50'])
-    const today = await sandboxToday(sandbox)
+    const today = await heldToday(sandbox)
     const plan = await createPlan(sandbox, {amount: subscriber.amount})
     const customer = await createCustomer(sandbox, {card: subscriber.card})
     // Weekly, so the chain ends before the next billing date comes round.

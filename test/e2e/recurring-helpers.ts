@@ -64,6 +64,16 @@ export async function sandboxToday(sandbox: Sandbox): Promise<string> {
   return (result.json as {today: string}).today
 }
 
+/**
+ * The local gateway's today, held for a day: its clock is moved on a day first. A real midnight
+ * between reading it and sending it as a start date then leaves it today, not yesterday.
+ */
+export async function heldToday(sandbox: Sandbox): Promise<string> {
+  const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'])
+  expect(result.code, result.stderr).toBe(0)
+  return (result.json as {today: string}).today
+}
+
 export function addDays(date: string, days: number): string {
   const day = new Date(`${date}T00:00:00Z`)
   day.setUTCDate(day.getUTCDate() + days)

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import {CARDS, type Sandbox, sharedSandbox, startSandbox} from './helpers.js'
-import {createCustomer, createPlan, createSubscription, sandboxToday} from './recurring-helpers.js'
+import {createCustomer, createPlan, createSubscription, heldToday} from './recurring-helpers.js'
 
 let sandbox: Sandbox
 sharedSandbox((started) => void (sandbox = started))
@@ -80,7 +80,7 @@ describe('gw sandbox clock advance', () => {
     try {
       const hook = await local.gw(['webhook', 'create', '--url', address('clock'), '--json'])
       expect(hook.code, hook.stderr).toBe(0)
-      const today = await sandboxToday(local)
+      const today = await heldToday(local)
       const plan = await createPlan(local, {amount: 1000})
       const approved = await createCustomer(local, {card: CARDS.visa})
       const declined = await createCustomer(local, {card: CARDS.declined})
