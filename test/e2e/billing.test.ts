@@ -5,8 +5,7 @@ import {afterEach, describe, expect, it} from 'vitest'
 import {CARD_JSON, CARDS, ref, type Sandbox, startSandbox} from './helpers.js'
 import {until} from '../until.js'
 import {type Delivery, freePort, type Receiver, startReceiver} from './receiver.js'
-import {addDays, createCustomer, createPlan, createSubscription, type CustomerRecord, heldToday, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
-import type {ClockAdvanced} from '../../src/api/schemas/sandbox-control.js'
+import {addDays, advance, createCustomer, createPlan, createSubscription, type CustomerRecord, heldToday, sandboxToday, type SubscriptionRecord} from './recurring-helpers.js'
 
 // Each test runs its own gateway and receiver: the order of events is the thing under test.
 const running: {stop(): Promise<void>}[] = []
@@ -26,17 +25,9 @@ async function receiver(port?: number): Promise<Receiver> {
   return started
 }
 
-
 /** Once the gateway has no delivery pending it sends no more: what a receiver has then is all it gets. */
 async function settled(sandbox: Sandbox): Promise<void> {
   await until('no delivery pending', async () => (((await sandbox.control('GET', '/_sandbox/deliveries?status=pending')) as {response: unknown[]}).response.length === 0 ? true : undefined))
-}
-
-async function advance(sandbox: Sandbox, days: number): Promise<ClockAdvanced> {
-  const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', String(days), '--json'])
-  expect(result.stderr).toBe('')
-  expect(result.code).toBe(0)
-  return result.json as ClockAdvanced
 }
 
 const customerObject = (customer: CustomerRecord) => ({email: customer.email, first_name: customer.first_name, last_name: customer.last_name, reference: customer.reference, id: customer.id})

@@ -1,4 +1,5 @@
 import {expect} from 'vitest'
+import type {ClockAdvanced} from '../../src/api/schemas/sandbox-control.js'
 import {CARDS, ref, type RunOptions, type Sandbox} from './helpers.js'
 
 export interface PlanRecord {
@@ -69,9 +70,17 @@ export async function sandboxToday(sandbox: Sandbox): Promise<string> {
  * between reading it and sending it as a start date then leaves it today, not yesterday.
  */
 export async function heldToday(sandbox: Sandbox): Promise<string> {
-  const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', '1', '--json'])
-  expect(result.code, result.stderr).toBe(0)
-  return (result.json as {today: string}).today
+  const {today} = await advance(sandbox, 1)
+  expect(today).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+  return today as string
+}
+
+/** The local gateway's clock moved on `days`, through gw: what its days' runs did. */
+export async function advance(sandbox: Sandbox, days: number): Promise<ClockAdvanced> {
+  const result = await sandbox.gw(['sandbox', 'clock', 'advance', '--days', String(days), '--json'])
+  expect(result.stderr).toBe('')
+  expect(result.code).toBe(0)
+  return result.json as ClockAdvanced
 }
 
 export function addDays(date: string, days: number): string {

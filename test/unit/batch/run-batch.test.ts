@@ -685,6 +685,27 @@ describe('runBatch, how it runs', () => {
     ])
   })
 
+  it('--jq failing on a row stops the batch: its error, with no more rows started, and the journal to finish from', async () => {
+    const {csv, references} = purchases([1000, 2000, 3000])
+    const filter = await jqFilter('if .row == 1 then error("row one") else .reference end')
+    const held = await holding(references[1]!)
+    try {
+      const io = filteredIo(testIo(), filter) as TestIo
+      const failing = run(csv, {io, baseUrl: held.url, flags: {concurrency: 1}})
+      // Row 2 is on its way as jq fails on row 1's line: it finishes, and row 3 is not started.
+      await held.arrived()
+      await until('jq failed on row 1', () => io.outFailure() !== undefined)
+      held.release()
+      const error = await failing.result.then(() => undefined, (err: unknown) => err)
+      expect(error).toMatchObject({name: 'GwError', message: '--jq: row one (record 1 of the output; nothing after it was printed): no more rows were started', hint: `Every row sent has its result in the journal ${journalOf(io.stderr())}; run the same command again to finish the batch.`})
+      expect((error as Error).cause).toBeInstanceOf(JqFailure)
+      expect(io.stderr()).toMatch(/\nNot finished: 2 rows answered, 0 in doubt, 1 not started\./)
+    } finally {
+      filter.thread.stop()
+      await held.close()
+    }
+  })
+
   it('a row left in doubt, run again while the gateway still holds its request: gw says it waits, finds it made, and sends nothing again', async () => {
     const {csv, references} = purchases([1000])
     const held = await holding(references[0]!)
@@ -713,7 +734,6 @@ describe('runBatch, how it runs', () => {
   })
 })
 
-
 describe('runBatch, kinds beside purchases and refunds', () => {
   it('a direct-debit batch: a dry run cannot tell the references it would make; copied, it is told to give the rows a journal of their own', async () => {
     const debits = (first: string, second: string) => `amount,description,bsb,account_name,account_number,reference\n4200,Rent,123-456,Jane Citizen,012345678,${first}\n4300,Rent,123-456,Jane Citizen,012345678,${second}\n`
@@ -739,7 +759,7 @@ describe('runBatch, kinds beside purchases and refunds', () => {
 })
 
 describe('runBatch, refund rows without references', () => {
-  const refundsOf = (rows: [string, number | ''][]) => `transaction_id,amount,reference\n${rows.map(([purchase, amount]) => `${purchase},${amount},\n`).join('')}`
+  const refundsOf = (rows: [string, number][]) => `transaction_id,amount,reference\n${rows.map(([purchase, amount]) => `${purchase},${amount},\n`).join('')}`
 
   it('two rows of one purchase keep the references their run made, run again as they were or on other lines', async () => {
     const {references: purchased, dataDir} = await bought([1000])
@@ -833,27 +853,6 @@ describe('runBatch, refund rows without references', () => {
     } finally {
       release()
       await proxy.close()
-    }
-  })
-
-  it('--jq failing on a row stops the batch: its error, with no more rows started, and the journal to finish from', async () => {
-    const {csv, references} = purchases([1000, 2000, 3000])
-    const filter = await jqFilter('if .row == 1 then error("row one") else .reference end')
-    const held = await holding(references[1]!)
-    try {
-      const io = filteredIo(testIo(), filter) as TestIo
-      const failing = run(csv, {io, baseUrl: held.url, flags: {concurrency: 1}})
-      // Row 2 is on its way as jq fails on row 1's line: it finishes, and row 3 is not started.
-      await held.arrived()
-      await until('jq failed on row 1', () => io.outFailure() !== undefined)
-      held.release()
-      const error = await failing.result.then(() => undefined, (err: unknown) => err)
-      expect(error).toMatchObject({name: 'GwError', message: '--jq: row one (record 1 of the output; nothing after it was printed): no more rows were started', hint: `Every row sent has its result in the journal ${journalOf(io.stderr())}; run the same command again to finish the batch.`})
-      expect((error as Error).cause).toBeInstanceOf(JqFailure)
-      expect(io.stderr()).toMatch(/\nNot finished: 2 rows answered, 0 in doubt, 1 not started\./)
-    } finally {
-      filter.thread.stop()
-      await held.close()
     }
   })
 })
