@@ -36,6 +36,6 @@ export function journalState(journal: {intents: Map<string, Intent>; results: Ma
   const state: Record<Standing, number> = {answered: 0, inDoubt: 0, notStarted: 0}
   for (const [reference, result] of journal.results) state[standingOf(journal.intents.get(reference), result)]++
   for (const [reference, intent] of journal.intents) if (!journal.results.has(reference)) state[standingOf(intent, undefined)]++
-  // The rows the journal names nothing of are not started as well.
-  return {answered: state.answered, inDoubt: state.inDoubt, notStarted: rows - state.answered - state.inDoubt}
+  // The rows the journal names nothing of are not started as well; an edited file may hold fewer rows than the journal names.
+  return {answered: state.answered, inDoubt: state.inDoubt, notStarted: Math.max(0, rows - state.answered - state.inDoubt)}
 }

@@ -79,10 +79,12 @@ export function resultEntry(reference: string, report: RowReport, gatewayInstanc
   }
 }
 
-/** A row an earlier run sent (answered, or in doubt) that the file now asks otherwise: neither sent nor looked up again. */
-export function changedRow(row: ValidRow<unknown>, changes: string[], done: Result | undefined): RowReport {
+/** A row an earlier run sent (answered, or in doubt, from line `sentFrom`) that the file now asks otherwise: neither sent nor looked up again. */
+export function changedRow(row: ValidRow<unknown>, changes: string[], done: Result | undefined, sentFrom: number): RowReport {
   const then = done && isFinal(done) ? `had its answer (${done.status})` : 'has no answer known'
-  return notSent(row, [`Line ${row.line} was changed after an earlier run sent it (${changes.join('; ')}); that ${then}: it was not sent again`], {
+  // A row of an edited file may be one sent from another line (journaled-references.ts).
+  const where = sentFrom === row.line ? `Line ${row.line}` : `Line ${row.line} (line ${sentFrom} when it was sent)`
+  return notSent(row, [`${where} was changed after an earlier run sent it (${changes.join('; ')}); that ${then}: it was not sent again`], {
     hint: 'A row that was sent cannot change: put the line back as it was to finish it, or give the change a reference of its own (a new row).',
   })
 }

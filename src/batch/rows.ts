@@ -194,42 +194,6 @@ function checkEntry<Input>(entry: BatchEntry, schema: RowSchema<Input>, row: num
   }
 }
 
-/**
- * A row whose reference is made when it is sent takes the one an earlier run journaled for its
- * place (`by`), when it is that row still: it asks about the same thing (`sameRow`: the same
- * purchase refunded, whatever its amount). Then a row in doubt is looked up under it, one answered
- * is reported from the journal, and one edited is refused as changed, never given a second
- * reference and sent again. Its place is its row when the input holds the journal's rows (rows-key.ts:
- * a copy with other line ends or blank lines is those rows on other lines), and its line in a file
- * edited since (a journal is for one input, so a line is one row). A line that now asks about
- * something else (next month's file at the same path) is another row, with a reference of its own.
- */
-export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>, by: RowPlace): AsyncGenerator<ValidRow<Input>> {
-  const journaled = journaledReference(intents, sameRow, by)
-  for await (const row of rows) {
-    const earlier = journaled(row)
-    if (earlier !== undefined) (row.input as {reference?: string}).reference = earlier
-    yield row
-  }
-}
-
-/** Where a row is in its input: by which an earlier run's intent is found for it (withJournaledReferences). */
-export type RowPlace = 'row' | 'line'
-
-type JournaledIntent = {row: number; line: number; request: Record<string, unknown>; asked?: Record<string, unknown>}
-type SameRow<Input> = (input: Input, earlier: Record<string, unknown>) => boolean
-
-/** The reference an earlier run journaled for a row whose reference is made when sent, while it is that row still (withJournaledReferences). */
-export function journaledReference<Input>(intents: ReadonlyMap<string, JournaledIntent>, sameRow: SameRow<Input>, by: RowPlace): (row: ValidRow<Input>) => string | undefined {
-  let byPlace: Map<number, {reference: string; asked: Record<string, unknown>}> | undefined
-  return (row) => {
-    if (row.reference !== '') return undefined
-    byPlace ??= new Map([...intents].map(([reference, intent]) => [intent[by], {reference, asked: intent.asked ?? intent.request}]))
-    const earlier = byPlace.get(row[by])
-    return earlier !== undefined && sameRow(row.input, earlier.asked) ? earlier.reference : undefined
-  }
-}
-
 /** What a row asks about, its amount and reference aside: the same for a row and its edit, another for another row. */
 export function askedAbout(asked: Record<string, unknown>): string {
   return JSON.stringify(Object.entries(asked).filter(([field, value]) => field !== 'amount' && field !== 'reference' && value !== undefined))

@@ -16,7 +16,8 @@ import {journalState, standingOf} from './journal-state.js'
 import type {BatchAtGateway, BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
-import {askedAbout, checkedRows, type InvalidRow, journaledReference, type Scan, scanRows, validRows, withJournaledReferences} from './rows.js'
+import {journaledReferences, withJournaledReferences} from './journaled-references.js'
+import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
 import {batchName, newBatchName} from './batch-name.js'
 import type {DerivedReference} from './derived-references.js'
@@ -92,7 +93,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
   let full = 0
   let sent = 0
   const done = {answered: 0, inDoubt: 0, made: 0}
-  const journaled = journaledReference(earlier?.entries.intents ?? new Map(), sameRow(kind), earlier?.entries.sameRows === false ? 'line' : 'row')
+  const journaled = await journaledReferences(earlier?.entries.intents ?? new Map(), askedOf(kind), earlier?.entries.sameRows === false ? {by: 'order', given: scan.references} : {by: 'row'}, async () => validRows(await openBatch(path), scan))
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
       io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}})))
@@ -134,9 +135,9 @@ function beganAt(movedFrom: string): string {
   return movedFrom === STDIN ? 'on stdin' : `at ${movedFrom}`
 }
 
-/** Whether a row is the row an earlier run journaled in its place: it asks about the same thing (rows.ts withJournaledReferences). */
-function sameRow<Input>(kind: BatchKind<Input, object>): (input: Input, earlier: Record<string, unknown>) => boolean {
-  return (input, earlier) => askedAbout(kind.preview(input)) === askedAbout(earlier)
+/** What a row asks for, as an earlier run journaled it: by which that run's reference is found for it (journaled-references.ts). */
+function askedOf<Input>(kind: BatchKind<Input, object>): (input: Input) => Record<string, unknown> {
+  return (input) => kind.preview(input)
 }
 
 /**
@@ -160,7 +161,7 @@ async function send<Input, Body extends object>(
   // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
-  // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (rows.ts withJournaledReferences).
+  // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (journaled-references.ts).
   const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined), keys: () => scan.references.keys()}
   const journal = await openJournal(flags.journal, f.dataDir, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
@@ -185,8 +186,9 @@ async function send<Input, Body extends object>(
     for (const row of invalid) view.skipped(invalidReport(row))
     // A reference made for a row is none that rows give or an earlier run journaled (only derived-shaped ones could be made).
     const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
+    const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
     const runner = new BatchRunner({
-      rows: withJournaledReferences(validRows(await openBatch(source.path), scan), journal.intents, sameRow(kind), journal.sameRows ? 'row' : 'line'),
+      rows: withJournaledReferences(validRows(await openBatch(source.path), scan), journaled),
       total: scan.valid,
       sender: kind.sender(deps, taken, f, await atGateway(kind, journal.batch, source.path, scan)),
       journal,

@@ -112,7 +112,7 @@ export class BatchRunner<Input, Body extends object> {
     const changes = rowChanges(intent, sender.asked(row.input))
     if (changes.length > 0) {
       this.changedLines.push(row.line)
-      onRow(changedRow(row, changes, done))
+      onRow(changedRow(row, changes, done, intent!.line))
       return unmoved(true)
     }
     // A row answered for sure in an earlier run is reported from the journal; one in doubt

@@ -366,6 +366,33 @@ describeInBothDialects.concurrent('next month’s file at the same path (blank r
   })
 })
 
+describeInBothDialects.concurrent('an input edited since its run: a row removed or added above rows without references', () => {
+  it('the rows below are the rows they were: reported done, and no purchase is refunded again under a new reference; a row added is the only one sent', async ({onTestFinished}) => {
+    const started = startedInTest(onTestFinished)
+    const {sandbox, purchases, proxy, env} = await purchasedThrough(started, 4)
+    const file = join(folder(), 'refunds.csv')
+    const [a, b, c, d] = purchases as [string, string, string, string]
+    writeFileSync(file, `transaction_id,amount,reference\n${a},400,\n${b},400,\n${b},300,\n${c},400,\n`)
+    expect((await sandbox.gw(['refund', 'create', '--input', file], {env})).code).toBe(0)
+    // The first line removed, b's two rows swapped, and a row added above them.
+    writeFileSync(file, `transaction_id,amount,reference\n${d},400,\n${b},300,\n${b},400,\n${c},400,\n`)
+    const dry = await sandbox.gw(['refund', 'create', '--input', file, '--dry-run'], {env})
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).toContain('Dry run: 1 refund would be sent (4.00 AUD); 3 answered and 0 in doubt by an earlier run of this batch')
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env})
+    expect(again.code, again.stderr).toBe(0)
+    expect(rowsOf(again.stdout).sort((x, y) => x.row - y.row).map((row) => [row.line, row.reference, row.status, row.resumed ?? false])).toEqual([
+      [2, `${d}-R1`, 'approved', false],
+      [3, `${b}-R2`, 'approved', true],
+      [4, `${b}-R1`, 'approved', true],
+      [5, `${c}-R1`, 'approved', true],
+    ])
+    expect(again.stderr).toContain('resuming: 4 rows answered, 0 in doubt, 0 not started')
+    expectOnePostEach(proxy, [`${a}-R1`, `${b}-R1`, `${b}-R2`, `${c}-R1`, `${d}-R1`])
+    expect(proxy.postCount()).toBe(5)
+  })
+})
+
 describeOnce.concurrent('a file by its device and inode: bind mounts', () => {
   it.skipIf(!root)(`a second batch on a bind-mounted name of a running batch's journal is refused (exit 2), and every row is POSTed once${NEEDS_ROOT}`, async ({onTestFinished}) => {
     const {cleanups, gateway, counted, relayed} = startedInTest(onTestFinished)

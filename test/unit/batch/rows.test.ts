@@ -3,8 +3,7 @@ import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import {describe, expect, it, onTestFinished} from 'vitest'
 import {type BatchEntry, openBatch} from '../../../src/batch/read.js'
-import {askedAbout, type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows, withJournaledReferences} from '../../../src/batch/rows.js'
-import {refundBatch} from '../../../src/batch/refund-kind.js'
+import {askedAbout, type InvalidRow, purchaseRows, refundRows, type RowSchema, scanRows, type ValidRow, validRows} from '../../../src/batch/rows.js'
 import {UsageError} from '../../../src/errors.js'
 import {expectReject} from '../../expect-error.js'
 
@@ -125,44 +124,6 @@ describe('scanRows and validRows', () => {
     rows[0]!.input.reference = 'order-7-R1'
     expect(rows[0]!.reference).toBe('order-7-R1')
     expect((await check('{"transaction_id":"071-P-A","amount":100}\n')).valid).toMatchObject([{row: 1, line: 1, reference: '', input: {transactionId: '071-P-A', amount: 100, reference: undefined}}])
-  })
-
-  it('a row whose reference is made when sent takes the one an earlier run journaled for its line while it asks about the same purchase, and only such a row', async () => {
-    const path = fileOf('transaction_id,amount,reference\n071-P-A,100,\n071-P-A,200,\n071-P-B,300,given\n071-P-C,400,\n')
-    const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
-    const sent = (transaction_id: string, amount: number, reference: string) => ({transaction_id, amount, reference})
-    const intents = new Map([
-      // Line 3 edited since (its amount): the same row, refused as changed later.
-      ['order-7-R2', {row: 2, line: 3, request: sent('071-P-A', 150, 'order-7-R2')}],
-      ['given', {row: 3, line: 4, request: sent('071-P-B', 300, 'given')}],
-      // Line 5 refunded another purchase then (next month's file at the same path): another row.
-      ['order-2-R1', {row: 4, line: 5, request: sent('071-P-Z', 400, 'order-2-R1'), asked: {transaction_id: '071-P-Z'}}],
-      ['elsewhere', {row: 8, line: 9, request: sent('071-P-A', 100, 'elsewhere')}],
-    ])
-    const rows: string[] = []
-    const same = (input: {transactionId: string; amount?: number; reference?: string}, earlier: Record<string, unknown>) => askedAbout(refundBatch.preview(input)) === askedAbout(earlier)
-    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), intents, same, 'line')) rows.push(row.reference)
-    expect(rows).toEqual(['', 'order-7-R2', 'given', ''])
-  })
-
-  it('withJournaledReferences by row: the journal’s rows on other lines (blank lines, a byte order mark) each take the reference of their place among the rows', async () => {
-    const path = fileOf('\uFEFF\r\ntransaction_id,amount,reference\r\n\r\n071-P-A,100,\r\n\r\n071-P-A,200,\r\n071-P-B,300,\r\n')
-    const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
-    const sent = (transaction_id: string, amount: number, reference: string) => ({transaction_id, amount, reference})
-    // As an earlier run journaled them from the file without its blank lines: rows 1 to 3 on lines 2 to 4.
-    const intents = new Map([
-      ['order-7-R1', {row: 1, line: 2, request: sent('071-P-A', 100, 'order-7-R1')}],
-      ['order-7-R2', {row: 2, line: 3, request: sent('071-P-A', 200, 'order-7-R2')}],
-      ['order-8-R1', {row: 3, line: 4, request: sent('071-P-B', 300, 'order-8-R1')}],
-    ])
-    const same = (input: {transactionId: string; amount?: number; reference?: string}, earlier: Record<string, unknown>) => askedAbout(refundBatch.preview(input)) === askedAbout(earlier)
-    const byRow: string[] = []
-    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), intents, same, 'row')) byRow.push(row.reference)
-    expect(byRow).toEqual(['order-7-R1', 'order-7-R2', 'order-8-R1'])
-    // By line, the rows are elsewhere: none would find its reference.
-    const byLine: string[] = []
-    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), intents, same, 'line')) byLine.push(row.reference)
-    expect(byLine).toEqual(['', '', ''])
   })
 
   it('askedAbout: what a row asks about, its amount, reference and blank fields aside', () => {

@@ -448,9 +448,12 @@ describe('row reports made without an answer', () => {
     })
   })
 
-  it('changedRow: every change named, one after another', () => {
-    expect(changedRow({row: 1, line: 2, reference: 'r-1', input: {}}, ['transaction_id 071-P-1, now 071-P-2', 'amount 500, now 700'], undefined).error!.messages).toEqual([
+  it('changedRow: every change named, one after another, and the line it was sent from where that was another', () => {
+    expect(changedRow({row: 1, line: 2, reference: 'r-1', input: {}}, ['transaction_id 071-P-1, now 071-P-2', 'amount 500, now 700'], undefined, 2).error!.messages).toEqual([
       'Line 2 was changed after an earlier run sent it (transaction_id 071-P-1, now 071-P-2; amount 500, now 700); that has no answer known: it was not sent again',
+    ])
+    expect(changedRow({row: 1, line: 2, reference: 'r-1-R1', input: {}}, ['amount 500, now 700'], undefined, 5).error!.messages).toEqual([
+      'Line 2 (line 5 when it was sent) was changed after an earlier run sent it (amount 500, now 700); that has no answer known: it was not sent again',
     ])
   })
 })
