@@ -46,6 +46,8 @@ export default {
     // The gateway has the last word: a batch's name at the gateway, and the references its blank-reference rows are sent under.
     'src/batch/batch-name.ts',
     'src/batch/derived-references.ts',
+    // Which of an earlier run's references a row that gives none is, in the same file or one edited since.
+    'src/batch/journaled-references.ts',
     // A batch from its file to its summary: each row checked, journaled and sent through the above, and its outcome worded.
     'src/batch/run-batch.ts',
     // One writer through an overlay (its upper directory's name), and a database cut short refused before SQLite writes into it.

@@ -45,28 +45,18 @@ export async function journaledReferences<Input>(
   place: RowPlace,
   rows: () => Promise<AsyncIterable<ValidRow<Input>>>,
 ): Promise<(row: ValidRow<Input>) => string | undefined> {
-  if (place.by === 'row') return byRow(intents, asked)
-  const found = await inOrder(derivedByPurchase(intents, place.given), asked, rows)
-  return (row) => (row.reference === '' ? found.get(row.row) : undefined)
-}
-
-function byRow<Input>(intents: ReadonlyMap<string, JournaledIntent>, asked: AskedOf<Input>): (row: ValidRow<Input>) => string | undefined {
-  let atRow: Map<number, {reference: string; about: string}> | undefined
-  return (row) => {
-    if (row.reference !== '') return undefined
-    atRow ??= new Map([...intents].map(([reference, intent]) => [intent.row, {reference, about: askedAbout(intent.asked ?? intent.request)}]))
-    const earlier = atRow.get(row.row)
-    return earlier !== undefined && askedAbout(asked(row.input)) === earlier.about ? earlier.reference : undefined
-  }
+  // The same rows: each asks for what it asked then, and a row that gives a reference has its own there.
+  const found = place.by === 'row' ? new Map([...intents].map(([reference, intent]) => [intent.row, reference])) : await inOrder(derivedByPurchase(intents, place.given), asked, rows)
+  return (row) => found.get(row.row)
 }
 
 type Left = {reference: string; line: number; wanted: string}
 
 /**
- * Each row's reference, by row: rows asking for the same as one sent take its reference first (the
- * one sent from their line, else the first), then rows edited since take one left of their
- * purchase (the one sent from their line, else the first). A row added or removed above moves no
- * row onto another's reference, and the rows left over are new.
+ * The reference of each row that gives none, by row. Rows asking for the same as one sent take its
+ * reference first (the one sent from their line, else the first); then rows edited since take one
+ * left of their purchase (the one sent from their line, else the first). A row added or removed
+ * above moves no row onto another's reference, and the rows left over are new.
  */
 async function inOrder<Input>(left: Map<string, Left[]>, asked: AskedOf<Input>, rows: () => Promise<AsyncIterable<ValidRow<Input>>>): Promise<Map<number, string>> {
   const found = new Map<number, string>()
@@ -97,8 +87,8 @@ function derivedByPurchase(intents: ReadonlyMap<string, JournaledIntent>, given:
   for (const [reference, intent] of derived) {
     const then = intent.asked ?? intent.request
     const about = askedAbout(then)
-    const rows = byAbout.get(about) ?? []
-    if (rows.length === 0) byAbout.set(about, rows)
+    let rows = byAbout.get(about)
+    if (rows === undefined) byAbout.set(about, (rows = []))
     rows.push({reference, line: intent.line, wanted: askedFor(then)})
   }
   return byAbout

@@ -19,7 +19,7 @@ describe('the references an earlier run journaled for rows that give none', () =
   async function referencesOf(path: string, scan: Scan<RefundInput>, intents: Parameters<typeof journaledReferences>[0], place: RowPlace): Promise<string[]> {
     const journaled = await journaledReferences(intents, refundBatch.preview, place, async () => validRows(await openBatch(path), scan))
     const references: string[] = []
-    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), journaled)) references.push(row.reference)
+    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), journaled)) references.push(row.input.reference ?? '')
     return references
   }
 
@@ -38,6 +38,8 @@ describe('the references an earlier run journaled for rows that give none', () =
       // A reference a row gave then, of the derived shape: that row's, never taken for a row that gives none.
       ['order-9-R1', {row: 8, line: 9, request: sent('071-P-D', 500, 'order-9-R1')}],
       ['elsewhere', {row: 9, line: 10, request: sent('071-P-C', 400, 'elsewhere')}],
+      // Derived for B's row then: the row that gives a reference now keeps its own.
+      ['order-8-R1', {row: 10, line: 11, request: sent('071-P-B', 300, 'order-8-R1')}],
     ])
     expect(await referencesOf(path, scan, intents, {by: 'order', given: new Set(['given'])})).toEqual(['order-7-R1', 'order-7-R2', 'given', '', 'order-9-R1'])
     expect(await referencesOf(path, scan, intents, {by: 'order', given: new Set(['given', 'order-9-R1'])})).toEqual(['order-7-R1', 'order-7-R2', 'given', '', ''])
@@ -62,6 +64,40 @@ describe('the references an earlier run journaled for rows that give none', () =
     expect(await referencesIn('071-P-A,250,\n071-P-A,300,\n')).toEqual(['order-7-R1', 'order-7-R3'])
     // Edited, on a line nothing was sent from: the first left.
     expect(await referencesIn('071-P-A,100,\n071-P-A,300,\n071-P-A,250,\n')).toEqual(['order-7-R1', 'order-7-R3', 'order-7-R2'])
+    // Edited, on a line something was sent from: that one, though another is left before it.
+    expect(await referencesIn('071-P-A,300,\n071-P-A,250,\n')).toEqual(['order-7-R3', 'order-7-R2'])
+  })
+
+  it('in a file edited since, a row asking for the same as two sent takes the one sent from its line, leaving the other to the row edited on its line', async () => {
+    const path = fileOf('transaction_id,amount,reference\n071-P-A,50,\n071-P-A,100,\n')
+    const sent = (line: number) => ({row: line - 1, line, request: {transaction_id: '071-P-A', amount: 100, reference: `order-7-R${line - 1}`}})
+    const intents = new Map([sent(2), sent(3)].map((intent) => [intent.request.reference, intent]))
+    expect(await referencesOf(path, await scanRows(await openBatch(path), refundRows, 'r.csv'), intents, {by: 'order', given: new Set()})).toEqual(['order-7-R1', 'order-7-R2'])
+  })
+
+  it('in a file edited since, the references left are taken in the order of the rows they were sent for, whatever the journal’s order', async () => {
+    const path = fileOf('transaction_id,amount,reference\n071-P-C,1,\n071-P-C,2,\n071-P-C,3,\n071-P-A,150,\n')
+    const sent = (row: number, amount: number) => ({row, line: row + 1, request: {transaction_id: '071-P-A', amount, reference: `order-7-R${row}`}})
+    const intents = new Map([sent(3, 300), sent(2, 200), sent(1, 100)].map((intent) => [intent.request.reference, intent]))
+    expect(await referencesOf(path, await scanRows(await openBatch(path), refundRows, 'r.csv'), intents, {by: 'order', given: new Set()})).toEqual(['', '', '', 'order-7-R1'])
+  })
+
+  it('in a file edited since, a field a row leaves blank is no field, as the journal keeps it: the row asks for the same', async () => {
+    const path = fileOf('transaction_id,amount,reference\n071-P-A,200,\n071-P-A,100,\n')
+    const scan = await scanRows(await openBatch(path), refundRows, 'r.csv')
+    const sent = (line: number, amount: number) => ({row: line - 1, line, request: {transaction_id: '071-P-A', amount, reference: `order-7-R${line - 1}`}})
+    const intents = new Map([sent(2, 100), sent(3, 200)].map((intent) => [intent.request.reference, intent]))
+    const withBlank = (input: RefundInput) => ({...refundBatch.preview(input), note: undefined})
+    const journaled = await journaledReferences(intents, withBlank, {by: 'order', given: new Set()}, async () => validRows(await openBatch(path), scan))
+    const references: string[] = []
+    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), journaled)) references.push(row.input.reference ?? '')
+    expect(references).toEqual(['order-7-R2', 'order-7-R1'])
+  })
+
+  it('in a file edited since, the file is not read again where the journal derived no reference for a row', async () => {
+    const intents = new Map([['given', {row: 1, line: 2, request: {transaction_id: '071-P-A', amount: 100, reference: 'given'}}]])
+    const journaled = await journaledReferences(intents, refundBatch.preview, {by: 'order', given: new Set()}, () => Promise.reject(new Error('the file was read again')))
+    expect(journaled({row: 1, line: 2, reference: '', input: {transactionId: '071-P-A', amount: 100}})).toBeUndefined()
   })
 
   it('withJournaledReferences by row: the journal’s rows on other lines (blank lines, a byte order mark) each take the reference of their place among the rows', async () => {
