@@ -39,3 +39,17 @@ export function journalState(journal: {intents: Map<string, Intent>; results: Ma
   // The rows the journal names nothing of are not started as well; an edited file may hold fewer rows than the journal names.
   return {answered: state.answered, inDoubt: state.inDoubt, notStarted: Math.max(0, rows - state.answered - state.inDoubt)}
 }
+
+/**
+ * Sets aside an earlier run's entries of rows this input no longer has (`gone`: in a file edited
+ * since, references derived for rows that give none, matched to no row now). None is counted or
+ * reported as this input's; a row of them in doubt is named, with the command to check it.
+ */
+export function setAside(journal: {intents: Map<string, Intent>; results: Map<string, Result>; inDoubtElsewhere: Intent[]}, gone: (reference: string) => boolean): void {
+  for (const [reference, intent] of journal.intents) {
+    if (!gone(reference)) continue
+    if (standingOf(intent, journal.results.get(reference)) === 'inDoubt') journal.inDoubtElsewhere.push(intent)
+    journal.intents.delete(reference)
+    journal.results.delete(reference)
+  }
+}

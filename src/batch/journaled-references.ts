@@ -15,9 +15,9 @@ import {askedAbout, type ValidRow} from './rows.js'
  * A row of a purchase the journal has no reference left for (next month's file at the same path)
  * is another row, with a reference of its own.
  */
-export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, journaled: (row: ValidRow<Input>) => string | undefined): AsyncGenerator<ValidRow<Input>> {
+export async function* withJournaledReferences<Input>(rows: AsyncIterable<ValidRow<Input>>, journaled: JournaledReferences<Input>): AsyncGenerator<ValidRow<Input>> {
   for await (const row of rows) {
-    const earlier = journaled(row)
+    const earlier = journaled.of(row)
     if (earlier !== undefined) (row.input as {reference?: string}).reference = earlier
     yield row
   }
@@ -44,10 +44,17 @@ export async function journaledReferences<Input>(
   asked: AskedOf<Input>,
   place: RowPlace,
   rows: () => Promise<AsyncIterable<ValidRow<Input>>>,
-): Promise<(row: ValidRow<Input>) => string | undefined> {
+): Promise<JournaledReferences<Input>> {
   // The same rows: each asks for what it asked then, and a row that gives a reference has its own there.
   const found = place.by === 'row' ? new Map([...intents].map(([reference, intent]) => [intent.row, reference])) : await inOrder(derivedByPurchase(intents, place.given), asked, rows)
-  return (row) => found.get(row.row)
+  const taken = new Set(found.values())
+  return {of: (row) => found.get(row.row), taken: (reference) => taken.has(reference)}
+}
+
+/** An earlier run's references for this input's rows: a row's (undefined: none), and whether a row takes a reference. */
+export interface JournaledReferences<Input> {
+  of(row: ValidRow<Input>): string | undefined
+  taken(reference: string): boolean
 }
 
 type Left = {reference: string; line: number; wanted: string}

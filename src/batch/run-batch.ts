@@ -12,7 +12,7 @@ import {noteRefundJournal} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, JournalReplacedError, journalTarget, lockSameBatch} from './journal.js'
 import {type Entries, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
-import {journalState, standingOf} from './journal-state.js'
+import {journalState, setAside, standingOf} from './journal-state.js'
 import type {BatchAtGateway, BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
@@ -99,7 +99,7 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
       io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}})))
       continue
     }
-    const reference = journaled(row) ?? row.reference
+    const reference = journaled.of(row) ?? row.reference
     const result = earlier?.entries.results.get(reference)
     const standing = standingOf(earlier?.entries.intents.get(reference), result)
     const request = kind.preview(row.input)
@@ -166,6 +166,11 @@ async function send<Input, Body extends object>(
   const journal = await openJournal(flags.journal, f.dataDir, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
   try {
+    // A reference made for a row is none that rows give or an earlier run journaled (only derived-shaped ones could be made).
+    const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
+    const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
+    // An edited file's rows without a reference that it no longer has: none counted, one in doubt named below.
+    if (!journal.sameRows) setAside(journal, (reference) => derivedFrom(reference) !== undefined && !scan.references.has(reference) && !journaled.taken(reference))
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     if (journal.movedFrom !== undefined) {
@@ -184,9 +189,6 @@ async function send<Input, Body extends object>(
     // Its lines reported and not yet written are written whatever ends the batch.
     const view = (shown = new BatchView(io, scan.total, kind.noun, {json: f.json, fields: f.fields, words: rowWords(kind), client: deps.client}))
     for (const row of invalid) view.skipped(invalidReport(row))
-    // A reference made for a row is none that rows give or an earlier run journaled (only derived-shaped ones could be made).
-    const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
-    const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
     const runner = new BatchRunner({
       rows: withJournaledReferences(validRows(await openBatch(source.path), scan), journaled),
       total: scan.valid,

@@ -1,6 +1,6 @@
 import {describe, expect, it} from 'vitest'
 import type {Intent, Result} from '../../../src/batch/journal-entries.js'
-import {isFinal, journalState, standingOf} from '../../../src/batch/journal-state.js'
+import {isFinal, journalState, setAside, standingOf} from '../../../src/batch/journal-state.js'
 
 const intent = (reference: string): Intent => ({intent: reference, row: 1, line: 2, request: {reference}, sent_at: '2026-11-22T10:00:00.000Z'})
 const result = (reference: string, exit_code: number): Result => ({result: reference, status: 'x', exit_code})
@@ -45,5 +45,19 @@ describe('a row’s standing in its journal', () => {
     ])
     expect(journalState({intents, results}, 10)).toEqual({answered: 2, inDoubt: 2, notStarted: 6})
     expect(journalState({intents: new Map(), results: new Map()}, 3)).toEqual({answered: 0, inDoubt: 0, notStarted: 3})
+    // An edited file may hold fewer rows than the journal names: none is negative.
+    expect(journalState({intents, results}, 3)).toEqual({answered: 2, inDoubt: 2, notStarted: 0})
+  })
+
+  it('setAside: the entries of rows the input no longer has are neither counted nor looked up, and one in doubt is named', () => {
+    const journal = {
+      intents: new Map(['answered', 'in-doubt', 'failed', 'kept'].map((reference) => [reference, intent(reference)])),
+      results: new Map([result('answered', 0), result('failed', 1), result('kept', 0)].map((entry) => [entry.result, entry])),
+      inDoubtElsewhere: [intent('there-before')],
+    }
+    setAside(journal, (reference) => reference !== 'kept')
+    expect([...journal.intents.keys()]).toEqual(['kept'])
+    expect([...journal.results.keys()]).toEqual(['kept'])
+    expect(journal.inDoubtElsewhere.map((entry) => entry.intent)).toEqual(['there-before', 'in-doubt', 'failed'])
   })
 })

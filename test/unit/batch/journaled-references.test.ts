@@ -97,7 +97,7 @@ describe('the references an earlier run journaled for rows that give none', () =
   it('in a file edited since, the file is not read again where the journal derived no reference for a row', async () => {
     const intents = new Map([['given', {row: 1, line: 2, request: {transaction_id: '071-P-A', amount: 100, reference: 'given'}}]])
     const journaled = await journaledReferences(intents, refundBatch.preview, {by: 'order', given: new Set()}, () => Promise.reject(new Error('the file was read again')))
-    expect(journaled({row: 1, line: 2, reference: '', input: {transactionId: '071-P-A', amount: 100}})).toBeUndefined()
+    expect(journaled.of({row: 1, line: 2, reference: '', input: {transactionId: '071-P-A', amount: 100}})).toBeUndefined()
   })
 
   it('withJournaledReferences by row: the journal’s rows on other lines (blank lines, a byte order mark) each take the reference of their place among the rows', async () => {

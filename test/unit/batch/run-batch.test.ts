@@ -811,6 +811,30 @@ describe('runBatch, refund rows without references', () => {
     const next = run(refundsOf([[second, 100]]), {dataDir, input: sent.input, kind: refundBatch})
     expect(await next.result).toBe(0)
     expect(lines(next.io.stdout()).map((line) => [line.reference, line.status, line.resumed])).toEqual([[`${second}-R1`, 'approved', undefined]])
+    // The refund of the first purchase is no row of this file: not counted as one.
+    expect(next.io.stderr()).toContain(' (resuming: 0 rows answered, 0 in doubt, 1 not started)\n')
+  })
+
+  it('a row left in doubt that an edited file no longer has is named, with the command to check it; the rows it has go on', async () => {
+    const {references: purchased, dataDir} = await bought([1000, 2000])
+    const [first, second] = purchased as [string, string]
+    const refunds = refundsOf([[first, 100], [second, 100]])
+    const held = await holding(`${first}-R1`)
+    try {
+      const stopped = run(refunds, {dataDir, kind: refundBatch, baseUrl: held.url, flags: {concurrency: 1}})
+      await held.arrived()
+      stopped.send('SIGINT')
+      stopped.send('SIGINT')
+      await expect(stopped.result).rejects.toMatchObject({name: 'InterruptedError'})
+      const without = run(refundsOf([[second, 100]]), {dataDir, input: stopped.input, kind: refundBatch, baseUrl: held.url})
+      expect(await without.result).toBe(0)
+      expect(without.io.stderr()).toContain(' (resuming: 0 rows answered, 0 in doubt, 1 not started)\n')
+      expect(without.io.stderr()).toContain(`\nJournal: reference ${first}-R1 (line 2 then) was sent by an earlier run with no answer kept, and ${stopped.input} no longer has it: check it with gw refund get ${first}-R1 before sending it again.\n`)
+      expect(lines(without.io.stdout()).map((line) => [line.line, line.reference, line.status])).toEqual([[2, `${second}-R1`, 'approved']])
+      expect(held.repeats()).toEqual({})
+    } finally {
+      await held.close()
+    }
   })
 
   it('a row given a reference since its run is sent under it: the reference made for it before is no row of this file now', async () => {
