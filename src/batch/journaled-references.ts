@@ -3,15 +3,13 @@ import {askedAbout, type ValidRow} from './rows.js'
 
 /**
  * A row whose reference is made when it is sent takes the one an earlier run journaled for it,
- * while it is that row still: it asks about the same thing (`asked`: the same purchase refunded,
- * whatever its amount). Then a row in doubt is looked up under it, one answered is reported from
- * the journal, and one edited is refused as changed, never given a second reference and sent again.
+ * while it is that row still. Then a row in doubt is looked up under it, one answered is reported
+ * from the journal, and one edited is refused as changed, never given a second reference and sent again.
  * - Where the input holds the journal's rows (rows-key.ts: a copy with other line ends or blank
  *   lines is those rows on other lines), a row is the one at its place among the rows.
- * - In a file edited since, the rows of one purchase are matched in order with the references
- *   the journal derived for them: a row removed, added or moved above them moves no row onto
- *   another's reference. Each row takes one at its own line or asking for the same first, then
- *   one at its line, then the first left. A reference a row of the file gives is that row's.
+ * - In a file edited since, the rows of one purchase (`asked`: the same purchase refunded) take the
+ *   references the journal derived for it, in order (inOrder): a row removed, added or moved above
+ *   them moves no row onto another's reference. A reference a row of the file gives is that row's.
  * A row of a purchase the journal has no reference left for (next month's file at the same path)
  * is another row, with a reference of its own.
  */
