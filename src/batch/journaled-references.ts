@@ -45,14 +45,14 @@ export async function journaledReferences<Input>(
 ): Promise<JournaledReferences<Input>> {
   // The same rows: each asks for what it asked then, and a row that gives a reference has its own there.
   const found = place.by === 'row' ? new Map([...intents].map(([reference, intent]) => [intent.row, reference])) : await inOrder(derivedByPurchase(intents, place.given), asked, rows)
-  const taken = new Set(found.values())
-  return {of: (row) => found.get(row.row), taken: (reference) => taken.has(reference)}
+  const claimed = new Set(found.values())
+  return {of: (row) => found.get(row.row), claims: (reference) => claimed.has(reference)}
 }
 
-/** An earlier run's references for this input's rows: a row's (undefined: none), and whether a row takes a reference. */
+/** An earlier run's references for this input's rows: a row's (undefined: none), and whether a row of this input claims a reference. */
 export interface JournaledReferences<Input> {
   of(row: ValidRow<Input>): string | undefined
-  taken(reference: string): boolean
+  claims(reference: string): boolean
 }
 
 type Left = {reference: string; line: number; wanted: string}
@@ -73,8 +73,9 @@ async function inOrder<Input>(left: Map<string, Left[]>, asked: AskedOf<Input>, 
     const candidates = left.get(askedAbout(now))
     if (candidates === undefined) continue
     const wanted = askedFor(now)
-    const at = [(each: Left) => each.line === row.line && each.wanted === wanted, (each: Left) => each.wanted === wanted].map((test) => candidates.findIndex(test)).find((index) => index >= 0)
-    if (at === undefined) edited.push({row: row.row, line: row.line, candidates})
+    const atLine = candidates.findIndex((each) => each.line === row.line && each.wanted === wanted)
+    const at = atLine >= 0 ? atLine : candidates.findIndex((each) => each.wanted === wanted)
+    if (at < 0) edited.push({row: row.row, line: row.line, candidates})
     else found.set(row.row, candidates.splice(at, 1)[0]!.reference)
   }
   for (const {row, line, candidates} of edited) {

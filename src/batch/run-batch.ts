@@ -170,7 +170,7 @@ async function send<Input, Body extends object>(
     const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
     const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
     // An edited file's rows without a reference that it no longer has: none counted, one in doubt named below.
-    if (!journal.sameRows) setAside(journal, (reference) => derivedFrom(reference) !== undefined && !scan.references.has(reference) && !journaled.taken(reference))
+    if (!journal.sameRows) setAside(journal, (reference) => derivedFrom(reference) !== undefined && !scan.references.has(reference) && !journaled.claims(reference))
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     if (journal.movedFrom !== undefined) {

@@ -16,8 +16,8 @@ const fileOf = (text: string) => {
 
 describe('the references an earlier run journaled for rows that give none', () => {
   /** The references of a file's refund rows, as a run after the journal's (`intents`) sends them. */
-  async function referencesOf(path: string, scan: Scan<RefundInput>, intents: Parameters<typeof journaledReferences>[0], place: RowPlace): Promise<string[]> {
-    const journaled = await journaledReferences(intents, refundBatch.preview, place, async () => validRows(await openBatch(path), scan))
+  async function referencesOf(path: string, scan: Scan<RefundInput>, intents: Parameters<typeof journaledReferences>[0], place: RowPlace, asked = refundBatch.preview): Promise<string[]> {
+    const journaled = await journaledReferences(intents, asked, place, async () => validRows(await openBatch(path), scan))
     const references: string[] = []
     for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), journaled)) references.push(row.input.reference ?? '')
     return references
@@ -88,10 +88,7 @@ describe('the references an earlier run journaled for rows that give none', () =
     const sent = (line: number, amount: number) => ({row: line - 1, line, request: {transaction_id: '071-P-A', amount, reference: `order-7-R${line - 1}`}})
     const intents = new Map([sent(2, 100), sent(3, 200)].map((intent) => [intent.request.reference, intent]))
     const withBlank = (input: RefundInput) => ({...refundBatch.preview(input), note: undefined})
-    const journaled = await journaledReferences(intents, withBlank, {by: 'order', given: new Set()}, async () => validRows(await openBatch(path), scan))
-    const references: string[] = []
-    for await (const row of withJournaledReferences(validRows(await openBatch(path), scan), journaled)) references.push(row.input.reference ?? '')
-    expect(references).toEqual(['order-7-R2', 'order-7-R1'])
+    expect(await referencesOf(path, scan, intents, {by: 'order', given: new Set()}, withBlank)).toEqual(['order-7-R2', 'order-7-R1'])
   })
 
   it('in a file edited since, the file is not read again where the journal derived no reference for a row', async () => {
