@@ -94,12 +94,15 @@ function lookups(exchange: Exchange, inFlight: MoneyInFlight): Lookups {
 /**
  * Why an answer to a money POST cannot be taken as its outcome (`doubt`), or, when it can, its
  * record as read (`read`; none for the gateway's refusal, which reading it again throws): a 5xx may
- * come after the charge was made, and an unreadable body or a record that does not say approved or
- * declined tells nothing about it. The record is read once a row: its check is a batch's dearest.
+ * come after the charge was made, a 408 from a front end may not mean what HTTP says, and an
+ * unreadable body or a record that does not say approved or declined tells nothing about it. The
+ * record is read once a row: its check is a batch's dearest.
  */
 export function doubtAbout(endpoint: Endpoint, raw: RawResponse): {doubt: string} | {read?: Answer<z.ZodType>} {
   // 501 is the contract's refusal of invalid data, not a failure.
   if (raw.status >= 500 && raw.status !== 501) return {doubt: `the gateway answered HTTP ${raw.status}`}
+  // By HTTP, a 408 comes before the request was read whole; the reference settles whether it was.
+  if (raw.status === 408) return {doubt: 'the gateway answered HTTP 408: it did not receive the whole request in time'}
   let read: Answer<z.ZodType>
   try {
     read = readRecord(endpoint, raw)

@@ -63,8 +63,8 @@ export function classifyFailure(err: unknown): FailureClass {
   return proxyRefusal(err) !== undefined || NOT_SENT_CODES.has(code) || CERTIFICATE_CODES.has(code) ? 'not_sent' : 'maybe_processed'
 }
 
-/** 502/503/504 come from proxies and overloaded front ends: worth another try for a read. */
-const RETRYABLE_STATUSES = new Set([502, 503, 504])
+/** 502/503/504 come from proxies and overloaded front ends, 408 from a server that read too little too late: worth another try for a read. */
+const RETRYABLE_STATUSES = new Set([408, 502, 503, 504])
 
 export interface RetryInput {
   method: HttpMethod

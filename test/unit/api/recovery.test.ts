@@ -64,6 +64,7 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     ['HTTP 500 after processing, with the envelope', {status: 500, body: envelope(null, {successful: false, errors: ['Internal error']})}],
     ['HTTP 500 with an HTML page', {status: 500, headers: {'content-type': 'text/html'}, body: '<html>500</html>'}],
     ['HTTP 502 from a proxy', {status: 502, body: ''}],
+    ['HTTP 408 with the envelope: a request read too late is not known to be unread', {status: 408, body: envelope(null, {successful: false, errors: ['Request timed out: the request was not received in time']})}],
     ['a record without successful or authorized', {body: envelope({...purchaseRecord(purchase), successful: undefined})}],
     ['a dropped connection', 'drop'],
   ])('%s: the look-up finds it, the same purchase, sent once', async (_, post) => {

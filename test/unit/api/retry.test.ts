@@ -8,6 +8,8 @@ describe('shouldRetry', () => {
     [{method: 'GET', attempt: 0, status: 503}, true],
     [{method: 'GET', attempt: 0, status: 502}, true],
     [{method: 'GET', attempt: 2, status: 504}, true],
+    [{method: 'GET', attempt: 0, status: 408}, true],
+    [{method: 'POST', attempt: 0, status: 408}, false],
     [{method: 'GET', attempt: 3, status: 503}, false],
     [{method: 'GET', attempt: 0, status: 500}, false],
     [{method: 'GET', attempt: 0, status: 404}, false],
