@@ -161,16 +161,16 @@ async function send<Input, Body extends object>(
   // A journal answers for this gateway and merchant alone, however the gateway's address is spelled.
   const target = journalTarget(baseUrl, username)
   const input: JournalInput = {path: source.realPath, sha256: scan.key}
-  // Kept from an earlier run: the input's rows, and the references derived for its rows that give none (journaled-references.ts).
-  const references = {has: (reference: string) => scan.references.has(reference) || (scan.unreferenced > 0 && derivedFrom(reference) !== undefined), keys: () => scan.references.keys()}
+  // Kept from an earlier run: the input's rows, and the references derived for rows that give none (those no row claims are set aside below).
+  const references = {has: (reference: string) => scan.references.has(reference) || derivedFrom(reference) !== undefined, keys: () => scan.references.keys()}
   const journal = await openJournal(flags.journal, f.dataDir, {command: kind.commandId, input, now: new Date(), target, references, thread, newBatch: flags['new-batch']})
   let shown: BatchView | undefined
   try {
     // A reference made for a row is none that rows give or an earlier run journaled (only derived-shaped ones could be made).
     const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
     const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
-    // An edited file's rows without a reference that it no longer has: none counted, one in doubt named below.
-    if (!journal.sameRows) setAside(journal, (reference) => derivedFrom(reference) !== undefined && !scan.references.has(reference) && !journaled.claims(reference))
+    // Rows without a reference that an edited file no longer has: none counted, one in doubt named below.
+    setAside(journal, (reference) => derivedFrom(reference) !== undefined && !scan.references.has(reference) && !journaled.claims(reference))
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     if (journal.movedFrom !== undefined) {

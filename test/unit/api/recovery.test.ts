@@ -178,6 +178,16 @@ describe('a money POST whose answer cannot be read as a whole record is looked u
     expect(received).toHaveLength(2)
   })
 
+  it.each<[string, Reply, string]>([
+    ['HTTP 408', {status: 408, body: envelope(null, {successful: false, errors: ['Request timed out']})}, 'the gateway answered HTTP 408: it did not receive the whole request in time'],
+    ['a record that says neither approved nor declined', {body: envelope({...purchaseRecord(purchase), successful: undefined})}, "the answer's purchase does not say whether it was approved (no successful or authorized field)"],
+  ])('%s: the look-up says why it was made', async (_, post, why) => {
+    const {url} = await gatewayAnswering(post, approved)
+    const {client, events} = clientOf(url)
+    await client.purchases.create(purchase)
+    expect(events.map((event) => event.why)).toEqual([why, why])
+  })
+
   it('HTTP 501 is the contract\'s refusal of invalid data, not a failure: no look-up', async () => {
     const {url, received} = await gatewayAnswering({status: 501, body: envelope(null, {successful: false, errors: ['Invalid Card Number']})}, approved)
     const error = await failure(clientOf(url).client.purchases.create(purchase))
