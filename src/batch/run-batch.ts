@@ -169,8 +169,8 @@ async function send<Input, Body extends object>(
     // A reference made for a row is none that rows give or an earlier run journaled (only derived-shaped ones could be made).
     const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
     const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
-    // Rows without a reference that an edited file no longer has: none counted, one in doubt named below.
-    setAside(journal, (reference) => derivedFrom(reference) !== undefined && !scan.references.has(reference) && !journaled.claims(reference))
+    // Rows without a reference that an edited file no longer has (the journal kept no other reference the file lacks): none counted, one in doubt named below.
+    setAside(journal, (reference) => !scan.references.has(reference) && !journaled.claims(reference))
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     if (journal.movedFrom !== undefined) {

@@ -31,6 +31,9 @@ describe('failureOf: what an outcome other than an approval exits with', () => {
     // Sent, and refused by the gateway as taken: something was sent, though nothing was made.
     const refused = failureOf({outcome: 'taken', noun: 'refund', record: liveRefund, differences}, {sent, refusedAsTaken: true})
     expect(refused?.message).toBe('Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 2500. The gateway refused this request under it: nothing was made.')
+    // Found under the reference with neither it nor the id: not said as found by its id.
+    const neither = failureOf({outcome: 'taken', noun: 'refund', record: {...liveRefund, reference: 'refund-9'}, differences}, {sent})
+    expect(neither?.message).toBe('Reference refund-1042-a is already taken by another refund 071-R-8KD2MZQA: amount: sent 5000, found 2500. Nothing was sent.')
   })
 
   it('a record found by its id, whose reference is not the one sent, is said as found by that id, never as the holder of the reference', () => {
