@@ -40,7 +40,7 @@ export async function listen(listener: RequestListener, options: SocketOptions):
     {
       headersTimeout: headersTimeoutMs,
       requestTimeout: requestTimeoutMs,
-      // Node looks for late connections every 30 s by default: too coarse for a 10 s limit.
+      // Node looks for late connections every 30 s by default: a limit set short (a test's) would pass by that much.
       connectionsCheckingInterval: Math.min(1000, headersTimeoutMs),
     },
     listener,
