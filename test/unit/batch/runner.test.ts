@@ -479,6 +479,20 @@ describe('the time an intent records', () => {
     expect(journalState(await journalAt(j.path), 2)).toEqual({answered: 1, inDoubt: 0, notStarted: 1})
   })
 
+  it("rate limited for 1 s by the runner's clock, then sent again: its intent is still fresh, journaled once", async () => {
+    const j = await journal()
+    const g = gateway()
+    const clock = fakeClock(T0)
+    // As the client does for a purchase answered 429 with a wait of 1 s: the row's slot checks its intent's age first.
+    const sender: RowSender<Body, Body> = {...g.sender, send: async (body) => (clock.advance(1_000), await runner.gateway.resending('brief'), g.sender.send(body))}
+    const reports: RowReport[] = []
+    const runner = new BatchRunner({rows: rows(['brief']), total: 1, sender, journal: j, concurrency: 1, clock, onRow: (r) => reports.push(r)})
+    await runner.run()
+    await j.close()
+    expect(reports.map((r) => [r.reference, r.status])).toEqual([['brief', 'approved']])
+    expect(intentsOf(j.path, 'brief').map((intent) => intent.sent_at)).toEqual([new Date(T0).toISOString()])
+  })
+
   it('rate limited, then not journaled again before it goes again: taken back, as the gateway processed none of its tries', async () => {
     const j = await journal()
     const g = gateway()
