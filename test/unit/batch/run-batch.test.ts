@@ -3,7 +3,7 @@ import {mkdtempSync, readFileSync, rmSync, writeFileSync} from 'node:fs'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
 import type {Worker} from 'node:worker_threads'
-import {afterAll, beforeAll, describe, expect, it, vi} from 'vitest'
+import {afterAll, beforeAll, describe, expect, it, onTestFinished, vi} from 'vitest'
 import {GatewayClient} from '../../../src/api/client.js'
 import {AuthError} from '../../../src/errors.js'
 import type {BatchDeps, BatchFlags, BatchPlan, SoftStop} from '../../../src/batch/batch-deps.js'
@@ -646,10 +646,10 @@ describe('runBatch, how it runs', () => {
     expect(limited.status).toBe(200)
     // Before it goes again, its row's slot is asked whether its intent is still fresh (runner.test.ts has what it then does).
     const resending = vi.spyOn(GatewaySlots.prototype, 'resending')
+    onTestFinished(() => resending.mockRestore())
     const sent = run(csv, {flags: {concurrency: 1}})
     expect(await sent.result).toBe(0)
     expect(resending.mock.calls).toEqual([[references[0]]])
-    resending.mockRestore()
     expect(lines(sent.io.stdout()).map((line) => [line.reference, line.status])).toEqual(references.map((reference) => [reference, 'approved']))
     expect(sent.io.stderr()).toMatch(/\nRate limited by the gateway: 1 answer asked gw to wait, 1\.\d s in all; ran at [\d.]+ purchases a second\.\n/)
     for (const reference of references) expect(await heldUnder(reference)).toBe(1)
