@@ -44,12 +44,16 @@ export function journalState(journal: {intents: Map<string, Intent>; results: Ma
  * Sets aside an earlier run's entries of rows this input no longer has (`gone`: in a file edited
  * since, references derived for rows that give none, matched to no row now). None is counted or
  * reported as this input's; a row of them in doubt is named, with the command to check it.
+ * Returns their intents: a row naming the same record another way may be one of them.
  */
-export function setAside(journal: {intents: Map<string, Intent>; results: Map<string, Result>; inDoubtElsewhere: Intent[]}, gone: (reference: string) => boolean): void {
+export function setAside(journal: {intents: Map<string, Intent>; results: Map<string, Result>; inDoubtElsewhere: Intent[]}, gone: (reference: string) => boolean): Intent[] {
+  const setAside: Intent[] = []
   for (const [reference, intent] of journal.intents) {
     if (!gone(reference)) continue
     if (standingOf(intent, journal.results.get(reference)) === 'inDoubt') journal.inDoubtElsewhere.push(intent)
+    setAside.push(intent)
     journal.intents.delete(reference)
     journal.results.delete(reference)
   }
+  return setAside
 }

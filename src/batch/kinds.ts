@@ -9,6 +9,7 @@ import {type FollowUpAction, GwError, InterruptedError, type RecordNoun} from '.
 import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import type {ExpectedReferences} from '../lists/guarded-index.js'
 import type {DerivedReference} from './derived-references.js'
+import type {Intent} from './journal-entries.js'
 import {purchaseRows, type RowSchema, type ValidRow} from './rows.js'
 
 /**
@@ -57,7 +58,8 @@ export interface BatchKind<Input, Body extends object> {
   /**
    * For --dry-run: the reference the run would send for a row that gives none, derived as the run
    * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
-   * tell (no profile, the purchase not found). None for kinds whose rows always give one.
+   * tell (no profile, the purchase not found); a UsageError for a row the run would refuse unsent.
+   * None for kinds whose rows always give one.
    */
   dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: BatchAtGateway<Input>): Promise<(input: Input, row: number) => Promise<DerivedReference | undefined>>
   /**
@@ -88,6 +90,8 @@ export interface BatchAtGateway<Input> {
   named?: ReadonlySet<string>
   /** The references the rows give, in their order: a refund batch reads which of them gw's index holds at once. */
   references?: ExpectedReferences
+  /** An earlier run's rows that this input no longer has (journal-state.ts setAside): a row naming one's record another way may be it. */
+  setAside?: readonly Intent[]
 }
 
 /**

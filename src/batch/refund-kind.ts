@@ -5,17 +5,19 @@ import {notLookedUpFirst, type Sent} from '../operations/money.js'
 import {findEarlierRefund, refundBody, sendRefund, type RefundInput} from '../operations/refunds.js'
 import {lookUp} from '../operations/look-up.js'
 import {recordOf} from '../operations/resolve.js'
-import {GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, RateLimitedError, ReferenceTakenError, RejectedError} from '../errors.js'
+import {GatewayError, GwError, InterruptedError, NotFoundError, NotSentError, RateLimitedError, ReferenceTakenError, RejectedError, UsageError} from '../errors.js'
 import {DEFAULT_CONCURRENCY} from '../operations/deps.js'
 import type {RefundBook} from '../lists/refund-book.js'
 import {recordInstant} from '../lists/window.js'
 import type {RefundsOfRequest} from '../operations/purchase-refunds.js'
 import {refundable} from '../lists/refund-room.js'
+import {derivationBase, derivedFrom} from '../lists/refund-match.js'
 import {madeRecords, refundBook} from '../lists/refunds-of-purchase.js'
 import {BatchRefunds, type RowHold} from '../lists/batch-refunds.js'
 import {madeByMark} from './batch-name.js'
 import {askedOf, DerivedReferences} from './derived-references.js'
 import {MOST_NAMED, purchasesFromPages} from './purchase-pages.js'
+import type {Intent} from './journal-entries.js'
 import {type BatchKind, purchaseCurrencies} from './kinds.js'
 import {refundRows} from './rows.js'
 
@@ -41,15 +43,18 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   async dryReferences(f, taken, batch) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
     const references = deps && new DerivedReferences((reference) => askedOf(reference, deps), batch.name, taken)
+    const setAside = setAsideByPurchase(batch.setAside ?? [])
     return async (input, row) => {
       if (input.reference !== undefined || references === undefined) return undefined
       try {
         const purchase = await lookUp('purchases', input.transactionId, deps!)
+        // Refused as the run would refuse it.
+        refuseSetAsideRow(setAside, purchase, input.transactionId)
         const amount = input.amount ?? purchase.amount
         return typeof amount === 'number' ? await references.forRow(purchase, row, amount, batch.alike(input)) : undefined
       } catch (err) {
-        // Stopped is stopped; any other failure of a look-up leaves the reference untold, as the run would find it then.
-        if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
+        // Stopped is stopped, and refused is refused; any other failure of a look-up leaves the reference untold, as the run would find it then.
+        if (err instanceof GwError && !(err instanceof InterruptedError) && !(err instanceof UsageError)) return undefined
         throw err
       }
     }
@@ -64,6 +69,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     const book = batchRefunds.book
     if (batch.references) book.expect(batch.references)
     const references = new DerivedReferences(async (reference, purchase) => (await heldSince(book, reference, purchase, deps))?.[0], batch.name, taken)
+    const setAside = setAsideByPurchase(batch.setAside ?? [])
     // Each purchase the rows name, looked up once for all of them (design.md §5: a batch tends to one request a row).
     const purchaseOf = purchaseLookUps(deps, batchRefunds, batch.named)
     const holds = new WeakMap<RefundCreate, RowHold>()
@@ -77,6 +83,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     // Each row's purchase, as looked up: its money's currency where the gateway's answer says none, or where the row failed unsent.
     const purchases = new WeakMap<RefundInput | RefundCreate, GwRecord>()
     const bodyOf = async (input: RefundInput, row: number, purchase: GwRecord | undefined, amount: unknown, hold: RowHold): Promise<RefundCreate> => {
+      if (input.reference === undefined && purchase) refuseSetAsideRow(setAside, purchase, input.transactionId)
       // A reference given; or derived: the one an earlier run of this batch made the row's refund under (the gateway has the last word), or the first free.
       const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount, batch.alike(input)) : undefined
       const reference = derived?.reference ?? input.reference
@@ -152,6 +159,32 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
 }
 
 const currencyOf = (record: GwRecord | undefined) => (typeof record?.currency === 'string' ? record.currency : undefined)
+
+/** The refunds an earlier run sent from rows this input no longer has, under references it derived, by what those derive from (the purchase's reference, else its id). */
+function setAsideByPurchase(intents: readonly Intent[]): Map<string, Intent[]> {
+  const byPurchase = new Map<string, Intent[]>()
+  for (const intent of intents) {
+    const base = derivedFrom(intent.intent)
+    if (base !== undefined) byPurchase.set(base, [...(byPurchase.get(base) ?? []), intent])
+  }
+  return byPurchase
+}
+
+/**
+ * A row that gives no reference, of a purchase an earlier run refunded from a row this input no
+ * longer has: that row, named another way (its id, its reference), maybe. It is refused unsent, as
+ * an edited row is; each such refund refuses one row, and the rows after it are new refunds.
+ */
+function refuseSetAsideRow(setAside: Map<string, Intent[]>, purchase: GwRecord, named: string): void {
+  const base = derivationBase(purchase)
+  const intent = base === undefined ? undefined : setAside.get(base)?.shift()
+  if (intent === undefined) return
+  const then = String((intent.asked ?? intent.request).transaction_id)
+  throw new UsageError(
+    `Purchase ${named} is the one an earlier run of this batch sent refund ${intent.intent} of, from line ${intent.line}, where it was named ${then}: this row may be that one, so it was not sent`,
+    `To finish that row, name the purchase ${then} as line ${intent.line} did. To make another refund of it, give this row a reference of its own.`,
+  )
+}
 
 /**
  * The refunds under a reference that the rows' purchase may have, from gw's index (every refund

@@ -10,13 +10,13 @@ import type {BatchDeps, BatchFlags, BatchPlan} from './batch-deps.js'
 import {refuseAnotherInstance} from './instance.js'
 import {noteRefundJournal} from './journaled-refunds.js'
 import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, JournalReplacedError, journalTarget, lockSameBatch} from './journal.js'
-import {type Entries, peekJournal, STDIN} from './journal-entries.js'
+import {type Entries, type Intent, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {journalState, setAside, standingOf} from './journal-state.js'
 import type {BatchAtGateway, BatchKind} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
-import {journaledReferences, withJournaledReferences} from './journaled-references.js'
+import {type JournaledReferences, journaledReferences, withJournaledReferences} from './journaled-references.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
 import {batchName, newBatchName} from './batch-name.js'
@@ -55,7 +55,12 @@ export async function runBatch<Input, Body extends object>(kind: BatchKind<Input
       const earlier = await earlierRun(kind, flags, f, source, scan)
       // The batch's name at the gateway, as the real run would have it (batch-name.ts): a new batch has made nothing yet.
       const name = earlier?.entries.batch ?? (flags['new-batch'] ? newBatchName() : batchName(kind.commandId, scan.key))
-      return await dryRun(kind, source.path, scan, io, earlier, await kind.dryReferences?.(f, scan.derivedShaped, await atGateway(kind, name, source.path, scan)), await kind.dryCurrency?.(f))
+      const intents = earlier?.entries.intents ?? new Map<string, Intent>()
+      const journaled = await journaledReferences(intents, askedOf(kind), earlier?.entries.sameRows === false ? {by: 'order', given: scan.references} : {by: 'row'}, async () => validRows(await openBatch(source.path), scan))
+      // As the run would set them aside: an earlier run's rows that no row of this input claims.
+      const gone = [...intents.values()].filter((intent) => !scan.references.has(intent.intent) && !journaled.claims(intent.intent))
+      const batch = {...(await atGateway(kind, name, source.path, scan)), setAside: gone}
+      return await dryRun(kind, source.path, scan, io, {earlier, journaled}, {derive: await kind.dryReferences?.(f, scan.derivedShaped, batch), currencyOf: await kind.dryCurrency?.(f)})
     }
     if (scan.valid === 0) throw new UsageError(`${source.name} has no valid rows: nothing was sent`)
     return await send(kind, flags, f, source, scan, invalid, worker ?? 'this')
@@ -88,12 +93,18 @@ async function earlierRun<Input>(kind: BatchKind<Input, object>, flags: BatchFla
  * and the totals. Rows an earlier run of this batch answered (this file, or the same rows moved or
  * copied) would not be sent again, and rows it left in doubt would be looked up first: said so.
  */
-async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan: Scan<Input>, io: Io, earlier: {path: string; entries: Entries} | undefined, derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>, currencyOf?: (input: Input) => Promise<string | undefined>): Promise<number> {
+async function dryRun<Input>(
+  kind: BatchKind<Input, object>,
+  path: string,
+  scan: Scan<Input>,
+  io: Io,
+  {earlier, journaled}: {earlier: {path: string; entries: Entries} | undefined; journaled: JournaledReferences<Input>},
+  {derive, currencyOf}: {derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>; currencyOf?: (input: Input) => Promise<string | undefined>},
+): Promise<number> {
   const money = new Tally()
   let full = 0
   let sent = 0
-  const done = {answered: 0, inDoubt: 0, made: 0}
-  const journaled = await journaledReferences(earlier?.entries.intents ?? new Map(), askedOf(kind), earlier?.entries.sameRows === false ? {by: 'order', given: scan.references} : {by: 'row'}, async () => validRows(await openBatch(path), scan))
+  const done = {answered: 0, inDoubt: 0, made: 0, refused: 0}
   for await (const row of checkedRows(await openBatch(path), scan)) {
     if (!('input' in row)) {
       io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: row.reference ?? null, status: 'invalid', error: {messages: row.messages}})))
@@ -103,8 +114,16 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
     const result = earlier?.entries.results.get(reference)
     const standing = standingOf(earlier?.entries.intents.get(reference), result)
     const request = kind.preview(row.input)
-    // A row with no reference shows the one the run would derive for it, or the one this batch made it under at the gateway already.
-    const derived = reference === '' ? await derive?.(row.input, row.row) : undefined
+    // A row with no reference shows the one the run would derive for it, or the one this batch made it under at the gateway already; or why the run would refuse it.
+    let derived: DerivedReference | undefined
+    try {
+      derived = reference === '' ? await derive?.(row.input, row.row) : undefined
+    } catch (err) {
+      if (!(err instanceof UsageError)) throw err
+      done.refused++
+      io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: null, status: 'invalid', error: {messages: [err.message], hint: err.hint}})))
+      continue
+    }
     if (derived?.made) done.made++
     else if (standing === 'notStarted') {
       sent++
@@ -118,8 +137,9 @@ async function dryRun<Input>(kind: BatchKind<Input, object>, path: string, scan:
   const skipped = scan.invalid.size
   const before = earlier && done.answered + done.inDoubt > 0 ? `; ${done.answered} answered and ${done.inDoubt} in doubt by an earlier run of this batch (journal ${earlier.path}${earlier.entries.movedFrom === undefined ? '' : `, begun for the same rows ${beganAt(earlier.entries.movedFrom)}`})` : ''
   const made = done.made > 0 ? `; ${done.made} made by an earlier run of this batch, found at the gateway` : ''
+  const refused = done.refused > 0 ? `; ${done.refused} would be refused unsent (${done.refused === 1 ? 'its line says' : 'their lines say'} why)` : ''
   io.err(
-    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${made}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
+    `Dry run: ${sent} ${rowWords(kind).row}${sent === 1 ? '' : 's'} would be sent (${money.text() || 'nothing'})${full > 0 ? `, ${full} of them ${rowWords(kind).inFull}` : ''}${before}${made}${refused}${skipped > 0 ? `; ${skipped} invalid row${skipped === 1 ? '' : 's'} skipped` : ''}. Nothing was sent.\n`,
   )
   return 0
 }
@@ -170,7 +190,7 @@ async function send<Input, Body extends object>(
     const taken = new Set([...scan.derivedShaped, ...journal.intents.keys()])
     const journaled = await journaledReferences(journal.intents, askedOf(kind), journal.sameRows ? {by: 'row'} : {by: 'order', given: scan.references}, async () => validRows(await openBatch(source.path), scan))
     // Rows without a reference that an edited file no longer has (the journal kept no other reference the file lacks): none counted, one in doubt named below.
-    setAside(journal, (reference) => !scan.references.has(reference) && !journaled.claims(reference))
+    const gone = setAside(journal, (reference) => !scan.references.has(reference) && !journaled.claims(reference))
     // In the words a stopped run used: the rows in doubt are looked up before anything is sent.
     io.err(`Journal: ${journal.path}${journal.resumed ? ` (resuming: ${journalStateText(journalState(journal, scan.valid))})` : ''}\n`)
     if (journal.movedFrom !== undefined) {
@@ -192,7 +212,7 @@ async function send<Input, Body extends object>(
     const runner = new BatchRunner({
       rows: withJournaledReferences(validRows(await openBatch(source.path), scan), journaled),
       total: scan.valid,
-      sender: kind.sender(deps, taken, f, await atGateway(kind, journal.batch, source.path, scan)),
+      sender: kind.sender(deps, taken, f, {...(await atGateway(kind, journal.batch, source.path, scan)), setAside: gone}),
       journal,
       concurrency: flags.concurrency ?? DEFAULT_CONCURRENCY,
       onRow: (report) => view.row(report),

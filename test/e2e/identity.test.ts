@@ -4,7 +4,7 @@ import {expect, it} from 'vitest'
 import {rowsOf, spawnGw} from './batch-helpers.js'
 import {stateIn} from '../sandbox/state-file.js'
 import {bindMount, expectOnePostEach, folder, NEEDS_ROOT, purchaseBatch, purchasedAt, root, startedInTest} from './identity-helpers.js'
-import {cardArgs, describeInBothDialects, describeOnce, isolatedHome, ref, runGw} from './helpers.js'
+import {cardArgs, describeInBothDialects, describeOnce, isolatedHome, purchasedAtGateway, ref, runGw} from './helpers.js'
 import {journalText, writeJournal} from '../journal-text.js'
 import {escaped} from '../escaped.js'
 
@@ -390,6 +390,43 @@ describeInBothDialects.concurrent('an input edited since its run: a row removed 
     expect(again.stderr).toContain('resuming: 3 rows answered, 0 in doubt, 1 not started')
     expectOnePostEach(proxy, [`${a}-R1`, `${b}-R1`, `${b}-R2`, `${c}-R1`, `${d}-R1`])
     expect(proxy.postCount()).toBe(5)
+  })
+
+  // A purchase is what it is, not what a row calls it: its id and its reference name the same purchase.
+  it.for([
+    ['by its id, then by its reference', 'id', 'reference'],
+    ['by its reference, then by its id', 'reference', 'id'],
+  ] as const)('a row that named its purchase %s is not refunded again under a new reference: refused unsent (exit 2), naming the refund made', async ([, first, then], {onTestFinished}) => {
+    const started = startedInTest(onTestFinished)
+    const sandbox = await started.gateway()
+    const [kept, renamed] = await Promise.all([purchasedAtGateway(sandbox, {amount: 1000}), purchasedAtGateway(sandbox, {amount: 1000})])
+    const proxy = await started.counted(sandbox.url)
+    const env = {GW_BASE_URL: proxy.url}
+    const file = join(folder(), 'refunds.csv')
+    writeFileSync(file, `transaction_id,amount,reference\n${kept.reference},400,\n${renamed[first]},400,\n`)
+    expect((await sandbox.gw(['refund', 'create', '--input', file], {env})).code).toBe(0)
+    writeFileSync(file, `transaction_id,amount,reference\n${kept.reference},400,\n${renamed[then]},400,\n`)
+    const dry = await sandbox.gw(['refund', 'create', '--input', file, '--dry-run'], {env})
+    expect(dry.code, dry.stderr).toBe(0)
+    expect(dry.stderr).toMatch(/^Dry run: 0 refunds would be sent \(nothing\); 1 answered and 0 in doubt by an earlier run of this batch \(journal [^)]+\); 1 would be refused unsent \(its line says why\)\. Nothing was sent\.\n$/)
+    expect(rowsOf(dry.stdout).map((row) => [row.line, row.status, row.error?.messages])).toEqual([
+      [2, undefined, undefined],
+      [3, 'invalid', [`Purchase ${renamed[then]} is the one an earlier run of this batch sent refund ${renamed.reference}-R1 of, from line 3, where it was named ${renamed[first]}: this row may be that one, so it was not sent`]],
+    ])
+    const again = await sandbox.gw(['refund', 'create', '--input', file], {env})
+    expect(again.code, again.stderr).toBe(2)
+    expect(rowsOf(again.stdout).map((row) => [row.line, row.reference, row.status, row.resumed ?? false])).toEqual([
+      [2, `${kept.reference}-R1`, 'approved', true],
+      [3, null, 'invalid', false],
+    ])
+    expect(rowsOf(again.stdout)[1]!.error).toMatchObject({
+      kind: 'usage',
+      messages: [`Purchase ${renamed[then]} is the one an earlier run of this batch sent refund ${renamed.reference}-R1 of, from line 3, where it was named ${renamed[first]}: this row may be that one, so it was not sent`],
+      hint: `To finish that row, name the purchase ${renamed[first]} as line 3 did. To make another refund of it, give this row a reference of its own.`,
+    })
+    expect(again.stderr).toContain('2 refunds: 1 approved, 1 invalid (1 done by an earlier run)')
+    expectOnePostEach(proxy, [`${kept.reference}-R1`, `${renamed.reference}-R1`])
+    expect(proxy.postCount()).toBe(2)
   })
 })
 

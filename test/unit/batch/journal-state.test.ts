@@ -49,13 +49,13 @@ describe('a row’s standing in its journal', () => {
     expect(journalState({intents, results}, 3)).toEqual({answered: 2, inDoubt: 2, notStarted: 0})
   })
 
-  it('setAside: the entries of rows the input no longer has are neither counted nor looked up, and one in doubt is named', () => {
+  it('setAside: the entries of rows the input no longer has are neither counted nor looked up, one in doubt is named, and their intents returned', () => {
     const journal = {
       intents: new Map(['answered', 'in-doubt', 'failed', 'kept'].map((reference) => [reference, intent(reference)])),
       results: new Map([result('answered', 0), result('failed', 1), result('kept', 0)].map((entry) => [entry.result, entry])),
       inDoubtElsewhere: [intent('there-before')],
     }
-    setAside(journal, (reference) => reference !== 'kept')
+    expect(setAside(journal, (reference) => reference !== 'kept').map((entry) => entry.intent)).toEqual(['answered', 'in-doubt', 'failed'])
     expect([...journal.intents.keys()]).toEqual(['kept'])
     expect([...journal.results.keys()]).toEqual(['kept'])
     expect(journal.inDoubtElsewhere.map((entry) => entry.intent)).toEqual(['there-before', 'in-doubt', 'failed'])

@@ -4,7 +4,7 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import {type BatchAtGateway, purchaseBatch} from '../../../src/batch/kinds.js'
 import {refundBatch} from '../../../src/batch/refund-kind.js'
-import {GatewayError, InterruptedError, NotFoundError, ReferenceTakenError, RejectedError} from '../../../src/errors.js'
+import {GatewayError, InterruptedError, NotFoundError, ReferenceTakenError, RejectedError, UsageError} from '../../../src/errors.js'
 import type {RefundInput} from '../../../src/operations/refunds.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
@@ -139,6 +139,29 @@ describe('a refund row', () => {
     expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list', 'refunds.get'])
   })
 
+  it('without a reference, of a purchase an earlier run refunded from a row set aside (named by its id then): refused unsent, once for each such refund; other purchases’ and given references refuse nothing', async () => {
+    const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.list': () => noRefunds, 'refunds.create': () => liveRefund})
+    const intent = (reference: string, line: number, request: Record<string, unknown>, asked?: Record<string, unknown>) => ({intent: reference, row: 1, line, request, sent_at: '2026-11-30T09:00:00.000Z', ...(asked ? {asked} : {})})
+    const setAside = [
+      intent('order-1042-R1', 4, {transaction_id: '071-P-1VQZVNTX', amount: 5000, reference: 'order-1042-R1'}, {transaction_id: '071-P-1VQZVNTX', reference: 'order-1042-R1'}),
+      intent('order-7-R1', 5, {transaction_id: 'order-7', amount: 100, reference: 'order-7-R1'}),
+      intent('order-1042', 6, {transaction_id: '071-P-1VQZVNTX', amount: 100, reference: 'order-1042'}),
+    ]
+    // As a run has them: every reference its journal holds is taken.
+    const sender = refundBatch.sender({client: fake.client}, new Set(setAside.map((each) => each.intent)), place(), {...BATCH, setAside})
+    const refused = await sender.request({transactionId: 'order-1042', amount: 5000}, 2).catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(UsageError)
+    expect(refused).toMatchObject({
+      exitCode: 2,
+      message: 'Purchase order-1042 is the one an earlier run of this batch sent refund order-1042-R1 of, from line 4, where it was named 071-P-1VQZVNTX: this row may be that one, so it was not sent',
+      hint: 'To finish that row, name the purchase 071-P-1VQZVNTX as line 4 did. To make another refund of it, give this row a reference of its own.',
+    })
+    // A row that gives its reference is its own; the next row of the purchase is a new refund.
+    expect((await sender.request({transactionId: 'order-1042', amount: 100, reference: 'refund-b'}, 3)).reference).toBe('refund-b')
+    expect(await sender.request({transactionId: 'order-1042', amount: 100}, 4)).toEqual({transaction_id: 'order-1042', amount: 100, reference: 'order-1042-R2', metadata: mark(4)})
+    expect(fake.calls.map((call) => call.method).filter((method) => method === 'refunds.create')).toEqual([])
+  })
+
   it('in full, with a reference the gateway holds: its amount the purchase’s, no question of what is left, reported done earlier', async () => {
     const held = {...liveRefund, reference: 'refund-1042-a', amount: 10000}
     const fake = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': () => held, 'refunds.list': listing(held)})
@@ -206,6 +229,16 @@ describe('a refund row’s reference in a dry run', () => {
     await expect((await dry({'purchases.get': () => Promise.reject(stop)}))({transactionId: 'x'}, 1)).rejects.toBe(stop)
     const odd = new Error('odd')
     await expect((await dry({'purchases.get': () => Promise.reject(odd)}))({transactionId: 'x'}, 1)).rejects.toBe(odd)
+  })
+
+  it('is refused as the run would refuse it: a row of a purchase an earlier run refunded from a row set aside, once for each such refund', async () => {
+    const setAside = [{intent: 'order-1042-R1', row: 1, line: 4, request: {transaction_id: '071-P-1VQZVNTX', amount: 5000, reference: 'order-1042-R1'}, sent_at: '2026-11-30T09:00:00.000Z'}]
+    const client = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound}).client
+    const derive = await refundBatch.dryReferences!({deps: async () => ({client}) as never}, new Set(['order-1042-R1']), {...BATCH, setAside})
+    const refused = await derive({transactionId: 'order-1042', amount: 5000}, 2).catch((err: unknown) => err)
+    expect(refused).toBeInstanceOf(UsageError)
+    expect((refused as Error).message).toBe('Purchase order-1042 is the one an earlier run of this batch sent refund order-1042-R1 of, from line 4, where it was named 071-P-1VQZVNTX: this row may be that one, so it was not sent')
+    expect(await derive({transactionId: 'order-1042', amount: 5000}, 3)).toEqual({reference: 'order-1042-R2', made: false})
   })
 })
 
