@@ -40,6 +40,9 @@ export interface RowSender<Input, Body extends object> {
   unsentMoney?(input: Input): {amount?: number; currency?: string}
 }
 
+/** A dry run's reference for a row that gives none: the one the run would send, or why the run would refuse the row. */
+export type DryReference = DerivedReference | {refused: GwError}
+
 /** One kind of batch: its command, its rows, and how a row runs through the operations. */
 export interface BatchKind<Input, Body extends object> {
   noun: RecordNoun
@@ -58,10 +61,10 @@ export interface BatchKind<Input, Body extends object> {
   /**
    * For --dry-run: the reference the run would send for a row that gives none, derived as the run
    * derives it (looked up, nothing sent; none but `taken`, as the run's); undefined when gw cannot
-   * tell (no profile, the purchase not found); a UsageError for a row the run would refuse unsent.
-   * None for kinds whose rows always give one.
+   * tell (no profile, the purchase not found); why, for a row the run would refuse unsent. None for
+   * kinds whose rows always give one.
    */
-  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: BatchAtGateway<Input>): Promise<(input: Input, row: number) => Promise<DerivedReference | undefined>>
+  dryReferences?(f: {deps(): Promise<Deps>}, taken: ReadonlySet<string>, batch: BatchAtGateway<Input>): Promise<(input: Input, row: number) => Promise<DryReference | undefined>>
   /**
    * For rows that may give no reference (a refund's is derived then): how many of those refund the
    * same purchase as a row, counted over the rows before any is sent (derived-references.ts).

@@ -49,12 +49,13 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
       try {
         const purchase = await lookUp('purchases', input.transactionId, deps!)
         // Refused as the run would refuse it.
-        refuseSetAsideRow(setAside, purchase, input.transactionId)
+        const refused = setAsideRefusal(setAside, purchase, input.transactionId)
+        if (refused) return {refused}
         const amount = input.amount ?? purchase.amount
         return typeof amount === 'number' ? await references.forRow(purchase, row, amount, batch.alike(input)) : undefined
       } catch (err) {
-        // Stopped is stopped, and refused is refused; any other failure of a look-up leaves the reference untold, as the run would find it then.
-        if (err instanceof GwError && !(err instanceof InterruptedError) && !(err instanceof UsageError)) return undefined
+        // Stopped is stopped; any other failure of a look-up leaves the reference untold, as the run would find it then.
+        if (err instanceof GwError && !(err instanceof InterruptedError)) return undefined
         throw err
       }
     }
@@ -83,7 +84,8 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     // Each row's purchase, as looked up: its money's currency where the gateway's answer says none, or where the row failed unsent.
     const purchases = new WeakMap<RefundInput | RefundCreate, GwRecord>()
     const bodyOf = async (input: RefundInput, row: number, purchase: GwRecord | undefined, amount: unknown, hold: RowHold): Promise<RefundCreate> => {
-      if (input.reference === undefined && purchase) refuseSetAsideRow(setAside, purchase, input.transactionId)
+      const refused = input.reference === undefined && purchase ? setAsideRefusal(setAside, purchase, input.transactionId) : undefined
+      if (refused) throw refused
       // A reference given; or derived: the one an earlier run of this batch made the row's refund under (the gateway has the last word), or the first free.
       const derived = input.reference === undefined && typeof amount === 'number' ? await references.forRow(purchase!, row, amount, batch.alike(input)) : undefined
       const reference = derived?.reference ?? input.reference
@@ -175,12 +177,12 @@ function setAsideByPurchase(intents: readonly Intent[]): Map<string, Intent[]> {
  * longer has: that row, named another way (its id, its reference), maybe. It is refused unsent, as
  * an edited row is; each such refund refuses one row, and the rows after it are new refunds.
  */
-function refuseSetAsideRow(setAside: Map<string, Intent[]>, purchase: GwRecord, named: string): void {
+function setAsideRefusal(setAside: Map<string, Intent[]>, purchase: GwRecord, named: string): UsageError | undefined {
   const base = derivationBase(purchase)
   const intent = base === undefined ? undefined : setAside.get(base)?.shift()
-  if (intent === undefined) return
+  if (intent === undefined) return undefined
   const then = String((intent.asked ?? intent.request).transaction_id)
-  throw new UsageError(
+  return new UsageError(
     `Purchase ${named} is the one an earlier run of this batch sent refund ${intent.intent} of, from line ${intent.line}, where it was named ${then}: this row may be that one, so it was not sent`,
     `To finish that row, name the purchase ${then} as line ${intent.line} did. To make another refund of it, give this row a reference of its own.`,
   )

@@ -13,14 +13,13 @@ import {defaultJournalPath, Journal, type JournalInput, type JournalOptions, Jou
 import {type Entries, type Intent, peekJournal, STDIN} from './journal-entries.js'
 import {type JournalWorker, startJournalWorker} from './journal-worker.js'
 import {journalState, setAside, standingOf} from './journal-state.js'
-import type {BatchAtGateway, BatchKind} from './kinds.js'
+import type {BatchAtGateway, BatchKind, DryReference} from './kinds.js'
 import {rowWords} from './row-words.js'
 import {openBatch} from './read.js'
 import {type JournaledReferences, journaledReferences, withJournaledReferences} from './journaled-references.js'
 import {checkedRows, type InvalidRow, type Scan, scanRows, validRows} from './rows.js'
 import {derivedFrom} from '../lists/refund-match.js'
 import {batchName, newBatchName} from './batch-name.js'
-import type {DerivedReference} from './derived-references.js'
 import {invalidReport} from './row-reports.js'
 import {BatchRunner} from './runner.js'
 import {type BatchSource, batchSource} from './source.js'
@@ -99,7 +98,7 @@ async function dryRun<Input>(
   scan: Scan<Input>,
   io: Io,
   {earlier, journaled}: {earlier: {path: string; entries: Entries} | undefined; journaled: JournaledReferences<Input>},
-  {derive, currencyOf}: {derive?: (input: Input, row: number) => Promise<DerivedReference | undefined>; currencyOf?: (input: Input) => Promise<string | undefined>},
+  {derive, currencyOf}: {derive?: (input: Input, row: number) => Promise<DryReference | undefined>; currencyOf?: (input: Input) => Promise<string | undefined>},
 ): Promise<number> {
   const money = new Tally()
   let full = 0
@@ -115,13 +114,10 @@ async function dryRun<Input>(
     const standing = standingOf(earlier?.entries.intents.get(reference), result)
     const request = kind.preview(row.input)
     // A row with no reference shows the one the run would derive for it, or the one this batch made it under at the gateway already; or why the run would refuse it.
-    let derived: DerivedReference | undefined
-    try {
-      derived = reference === '' ? await derive?.(row.input, row.row) : undefined
-    } catch (err) {
-      if (!(err instanceof UsageError)) throw err
+    const derived = reference === '' ? await derive?.(row.input, row.row) : undefined
+    if (derived && 'refused' in derived) {
       done.refused++
-      io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: null, status: 'invalid', error: {messages: [err.message], hint: err.hint}})))
+      io.out(toNdjsonLine(redact({row: row.row, line: row.line, reference: null, status: 'invalid', error: {messages: [derived.refused.message], hint: derived.refused.hint}})))
       continue
     }
     if (derived?.made) done.made++

@@ -235,9 +235,9 @@ describe('a refund row’s reference in a dry run', () => {
     const setAside = [{intent: 'order-1042-R1', row: 1, line: 4, request: {transaction_id: '071-P-1VQZVNTX', amount: 5000, reference: 'order-1042-R1'}, sent_at: '2026-11-30T09:00:00.000Z'}]
     const client = fakeClient({'purchases.get': () => livePurchase, 'refunds.get': notFound}).client
     const derive = await refundBatch.dryReferences!({deps: async () => ({client}) as never}, new Set(['order-1042-R1']), {...BATCH, setAside})
-    const refused = await derive({transactionId: 'order-1042', amount: 5000}, 2).catch((err: unknown) => err)
-    expect(refused).toBeInstanceOf(UsageError)
-    expect((refused as Error).message).toBe('Purchase order-1042 is the one an earlier run of this batch sent refund order-1042-R1 of, from line 4, where it was named 071-P-1VQZVNTX: this row may be that one, so it was not sent')
+    const refused = await derive({transactionId: 'order-1042', amount: 5000}, 2)
+    expect(refused).toEqual({refused: expect.any(UsageError)})
+    expect((refused as {refused: Error}).refused.message).toBe('Purchase order-1042 is the one an earlier run of this batch sent refund order-1042-R1 of, from line 4, where it was named 071-P-1VQZVNTX: this row may be that one, so it was not sent')
     expect(await derive({transactionId: 'order-1042', amount: 5000}, 3)).toEqual({reference: 'order-1042-R2', made: false})
   })
 })

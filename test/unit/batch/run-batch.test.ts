@@ -391,6 +391,38 @@ describe('runBatch, a purchase batch sent to a local gateway in this process', (
     expect(dry.io.stderr()).toBe('Dry run: 2 refunds would be sent (1.00 AUD; 1 amount not known), 1 of them each refunding its purchase in full. Nothing was sent.\n')
   })
 
+  it('a refund file edited to name a purchase by its id, where the run that refunded it named its reference: the dry run and the run refuse that row unsent, and nothing is sent', async () => {
+    const {references: purchased, dataDir} = await bought([1000, 2000])
+    const ids = await Promise.all(purchased.map(async (reference) => ((await call(gateway, 'GET', `/v1.0/purchases/${reference}`)).body as {response: {id: string}}).response.id))
+    const first = run(`transaction_id,amount,reference\n${purchased[0]},100,\n${purchased[1]},200,\n`, {dataDir, kind: refundBatch})
+    expect(await first.result).toBe(0)
+    const journal = journalOf(first.io.stderr())
+    const refusal = (index: number) => ({
+      messages: [`Purchase ${ids[index]} is the one an earlier run of this batch sent refund ${purchased[index]}-R1 of, from line ${index + 2}, where it was named ${purchased[index]}: this row may be that one, so it was not sent`],
+      hint: `To finish that row, name the purchase ${purchased[index]} as line ${index + 2} did. To make another refund of it, give this row a reference of its own.`,
+    })
+    const oneRenamed = `transaction_id,amount,reference\n${ids[0]},100,\n${purchased[1]},200,\n`
+    const dry = run(oneRenamed, {dataDir, input: first.input, kind: refundBatch, flags: {'dry-run': true}})
+    expect(await dry.result).toBe(0)
+    expect(lines(dry.io.stdout())).toEqual([
+      {row: 1, line: 2, reference: null, status: 'invalid', error: refusal(0)},
+      {row: 2, line: 3, reference: `${purchased[1]}-R1`, request: {transaction_id: purchased[1], amount: 200}, journal: 'answered (approved): not sent again'},
+    ])
+    expect(dry.io.stderr()).toBe(`Dry run: 0 refunds would be sent (nothing); 1 answered and 0 in doubt by an earlier run of this batch (journal ${journal}); 1 would be refused unsent (its line says why). Nothing was sent.\n`)
+    const bothRenamed = run(`transaction_id,amount,reference\n${ids[0]},100,\n${ids[1]},200,\n`, {dataDir, input: first.input, kind: refundBatch, flags: {'dry-run': true}})
+    expect(await bothRenamed.result).toBe(0)
+    expect(lines(bothRenamed.io.stdout()).map((line) => line.error)).toEqual([refusal(0), refusal(1)])
+    expect(bothRenamed.io.stderr()).toBe('Dry run: 0 refunds would be sent (nothing); 2 would be refused unsent (their lines say why). Nothing was sent.\n')
+    const again = run(oneRenamed, {dataDir, input: first.input, kind: refundBatch})
+    expect(await again.result).toBe(2)
+    expect(lines(again.io.stdout()).sort((a, b) => Number(a.row) - Number(b.row)).map((line) => [line.reference, line.status, line.resumed ?? false])).toEqual([
+      [null, 'invalid', false],
+      [`${purchased[1]}-R1`, 'approved', true],
+    ])
+    const refunds = (await call(gateway, 'GET', '/v1.0/refunds?limit=100')).body as {response: {reference: string}[]}
+    expect(refunds.response.filter((refund) => refund.reference.startsWith(`${purchased[0]}-R`)).map((refund) => refund.reference)).toEqual([`${purchased[0]}-R1`])
+  })
+
   it('--dry-run after a run stopped before it sent anything says nothing of an earlier run; of a copy, where the batch was begun', async () => {
     const {csv} = purchases([1000, 2000])
     const stopped = run(csv, {onStop: (send) => send('SIGINT')})
