@@ -50,6 +50,8 @@ export default {
     'src/batch/journaled-references.ts',
     // A batch from its file to its summary: each row checked, journaled and sent through the above, and its outcome worded.
     'src/batch/run-batch.ts',
+    // What a batch's --dry-run says it would send, found as the run would find it.
+    'src/batch/dry-run.ts',
     // One writer through an overlay (its upper directory's name), and a database cut short refused before SQLite writes into it.
     'src/lib/overlay-names.ts',
     'src/lib/database-cut.ts',

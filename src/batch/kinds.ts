@@ -10,7 +10,8 @@ import type {MadeRecordsPlace} from '../lists/refunds-of-purchase.js'
 import type {ExpectedReferences} from '../lists/guarded-index.js'
 import type {DerivedReference} from './derived-references.js'
 import type {Intent} from './journal-entries.js'
-import {purchaseRows, type RowSchema, type ValidRow} from './rows.js'
+import {openBatch} from './read.js'
+import {purchaseRows, type RowSchema, type Scan, type ValidRow, validRows} from './rows.js'
 
 /**
  * How rows of one kind are sent, in terms of the operations: build the request (which may look
@@ -95,6 +96,20 @@ export interface BatchAtGateway<Input> {
   references?: ExpectedReferences
   /** An earlier run's rows that this input no longer has (journal-state.ts setAside): a row naming one's record another way may be it. */
   setAside?: readonly Intent[]
+}
+
+/**
+ * The batch at the gateway: its name, its rows that give no reference counted by purchase (read
+ * again, when more than one gives none), the records its rows name, and the rows set aside.
+ */
+export async function atGateway<Input>(kind: BatchKind<Input, object>, name: string, path: string, scan: Scan<Input>, setAside: readonly Intent[]): Promise<BatchAtGateway<Input>> {
+  const alike = scan.unreferenced > 1 ? await kind.alike?.(validRows(await openBatch(path), scan)) : undefined
+  return {name, alike: alike ?? (() => 1), named: await kind.named?.(validRows(await openBatch(path), scan)), references: scan.references, setAside}
+}
+
+/** What a row asks for, as an earlier run journaled it: by which that run's reference is found for it (journaled-references.ts). */
+export function askedOf<Input>(kind: BatchKind<Input, object>): (input: Input) => Record<string, unknown> {
+  return (input) => kind.preview(input)
 }
 
 /**
