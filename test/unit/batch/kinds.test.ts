@@ -56,6 +56,15 @@ describe('a refund row', () => {
     expect(fake.calls.map((call) => call.method)).toEqual(['purchases.get', 'refunds.list', 'refunds.get'])
   })
 
+  it('a refund found made by an earlier run is in the gateway’s own figure already: the next row of its purchase may take the rest', async () => {
+    const earlier = {...liveRefund, reference: 'refund-1042-a', amount: 5000}
+    const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 5000}), 'refunds.get': () => earlier, 'refunds.list': listing(earlier)})
+    const sender = refunds(fake.client)
+    const found = await sender.send(await sender.request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-a'}, 1))
+    expect(found.decided).toMatchObject({outcome: 'approved', source: 'earlier'})
+    expect(await sender.request({transactionId: 'order-1042', amount: 5000, reference: 'refund-1042-b'}, 2)).toEqual({transaction_id: 'order-1042', amount: 5000, reference: 'refund-1042-b'})
+  })
+
   it('of an amount beyond what is certainly left: refused before anything is sent (exit 7), its money the amount asked in its purchase’s currency', async () => {
     const fake = fakeClient({'purchases.get': () => ({...livePurchase, refunded_amount: 6000}), 'refunds.list': () => noRefunds})
     const sender = refunds(fake.client)
