@@ -98,6 +98,20 @@ describe('gw in a warm thread', () => {
     expect(await run(reader)).toEqual({code: 0, stdout: '30 + 3 33\n', stderr: ''})
   })
 
+  it('reads oclif.manifest.json afresh once it is rewritten in place, as `oclif manifest` writes it, or replaced', async () => {
+    const reader = script('manifest-reader.cjs')
+    const manifest = join(dir, 'oclif.manifest.json')
+    writeFileSync(manifest, '{"version":"1"}')
+    expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"1"}\n', stderr: ''})
+    expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"1"}\n', stderr: ''})
+    // The same length: only its times tell it changed.
+    writeFileSync(manifest, '{"version":"2"}')
+    expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"2"}\n', stderr: ''})
+    writeFileSync(`${manifest}.new`, '{"version":"3"}')
+    renameSync(`${manifest}.new`, manifest)
+    expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"3"}\n', stderr: ''})
+  })
+
   it("runs none of a thread's handlers a run left, as its exit would not: not even its 'exit'", async () => {
     const ender = script('ender.cjs')
     expect(await run(ender)).toEqual({code: 0, stdout: '', stderr: ''})
