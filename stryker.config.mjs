@@ -60,6 +60,8 @@ export default {
     // What a refund may take of its purchase before it is sent: one command's, and a batch's rows on one card and purchase.
     'src/lists/refund-room.ts',
     'src/lists/batch-refunds.ts',
+    // A refund batch's rows: each held to what is left of its purchase, and let go once its refund is decided.
+    'src/batch/refund-kind.ts',
     'src/lists/card-ledger.ts',
     'src/lists/refund-index.ts',
     'src/api/rate-limiting.ts',

@@ -43,7 +43,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
   async dryReferences(f, taken, batch) {
     const deps = await f.deps().catch((err: unknown) => (err instanceof GwError ? undefined : Promise.reject(err)))
     const references = deps && new DerivedReferences((reference) => askedOf(reference, deps), batch.name, taken)
-    const setAside = setAsideByPurchase(batch.setAside ?? [])
+    const setAside = setAsideByPurchase(batch.setAside)
     return async (input, row) => {
       if (input.reference !== undefined || references === undefined) return undefined
       try {
@@ -70,7 +70,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
     const book = batchRefunds.book
     if (batch.references) book.expect(batch.references)
     const references = new DerivedReferences(async (reference, purchase) => (await heldSince(book, reference, purchase, deps))?.[0], batch.name, taken)
-    const setAside = setAsideByPurchase(batch.setAside ?? [])
+    const setAside = setAsideByPurchase(batch.setAside)
     // Each purchase the rows name, looked up once for all of them (design.md §5: a batch tends to one request a row).
     const purchaseOf = purchaseLookUps(deps, batchRefunds, batch.named)
     const holds = new WeakMap<RefundCreate, RowHold>()
@@ -82,7 +82,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
       return sent
     }
     // Each row's purchase, as looked up: its money's currency where the gateway's answer says none, or where the row failed unsent.
-    const purchases = new WeakMap<RefundInput | RefundCreate, GwRecord>()
+    const purchases = new WeakMap<RefundInput | RefundCreate, GwRecord | undefined>()
     const bodyOf = async (input: RefundInput, row: number, purchase: GwRecord | undefined, amount: unknown, hold: RowHold): Promise<RefundCreate> => {
       const refused = input.reference === undefined && purchase ? setAsideRefusal(setAside, purchase, input.transactionId) : undefined
       if (refused) throw refused
@@ -103,7 +103,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
           ? given
           : await refundable(given, {concurrency: 1, made: await (made ??= madeRecords(f, deps.client).then((disk) => batchRefunds.made(disk))), book: batchRefunds.book, inFlight: await hold.before()}, deps)
       const {body} = await refundBody(checked, deps, taken)
-      if (purchase) purchases.set(body, purchase)
+      purchases.set(body, purchase)
       if (derived) {
         if (!derived.made) fresh.add(body.reference)
         // The row's reference from now on (rows.ts): its journal entries and its line name it.
@@ -120,7 +120,7 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
           // Looked up for what is left of it; with an amount and a reference given, one not found yet is the gateway's to judge (refundable).
           const {found: purchase, missing, seen} = input.purchase ? {found: input.purchase, seen: undefined} : await purchaseOf(input.transactionId)
           if (missing && (input.reference === undefined || input.amount === undefined)) throw missing
-          if (purchase) purchases.set(input, purchase)
+          purchases.set(input, purchase)
           const amount = input.amount ?? purchase?.amount
           // The gateway's own figure was read before the refunds of it this batch saw since.
           if (purchase && typeof amount === 'number') hold.on(purchase, amount, {seenAfter: typeof purchase.refunded_amount === 'number', seenSince: seen})
@@ -163,9 +163,9 @@ export const refundBatch: BatchKind<RefundInput, RefundCreate> = {
 const currencyOf = (record: GwRecord | undefined) => (typeof record?.currency === 'string' ? record.currency : undefined)
 
 /** The refunds an earlier run sent from rows this input no longer has, under references it derived, by what those derive from (the purchase's reference, else its id). */
-function setAsideByPurchase(intents: readonly Intent[]): Map<string, Intent[]> {
+function setAsideByPurchase(intents: readonly Intent[] | undefined): Map<string, Intent[]> {
   const byPurchase = new Map<string, Intent[]>()
-  for (const intent of intents) {
+  for (const intent of intents ?? []) {
     const base = derivedFrom(intent.intent)
     if (base !== undefined) byPurchase.set(base, [...(byPurchase.get(base) ?? []), intent])
   }

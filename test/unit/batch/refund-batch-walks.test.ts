@@ -4,7 +4,8 @@ import {join} from 'node:path'
 import {describe, expect, it} from 'vitest'
 import type {BatchAtGateway} from '../../../src/batch/kinds.js'
 import {refundBatch} from '../../../src/batch/refund-kind.js'
-import {NotFoundError, OutcomeUnknownError, RejectedError} from '../../../src/errors.js'
+import {MOST_NAMED} from '../../../src/batch/purchase-pages.js'
+import {GatewayError, NotFoundError, OutcomeUnknownError, RateLimitedError, ReferenceTakenError, RejectedError} from '../../../src/errors.js'
 import type {RefundInput} from '../../../src/operations/refunds.js'
 import {livePurchase, liveRefund} from '../../fixtures/live-records.js'
 import {fakeClient} from '../operations/fake-client.js'
@@ -22,13 +23,18 @@ type Rec = Record<string, unknown>
 /** A gateway of purchases on one card whose refunds list holds every refund made so far (of any purchase on the card); `figure`: purchases say their refunded_amount, as the live gateway does. */
 function gateway(purchases: Rec[], {figure = false, answer = (refund: Rec): unknown => refund, earlier = [] as Rec[]} = {}) {
   const made: Rec[] = [...earlier]
+  // A purchase's look-ups to fail, one each, in order.
+  const failNext: Error[] = []
   // Set: a purchase's look-up answers what the gateway held when it was asked, once this resolves.
   const paused: {until?: Promise<void>} = {}
   const refunded = (id: unknown) => made.filter((refund) => refund.transaction_id === id).reduce((sum, refund) => sum + (refund.amount as number), 0)
   const find = (name: string) => purchases.find((purchase) => purchase.id === name || purchase.reference === name)!
   const fake = fakeClient({
     'purchases.get': async (name: string) => {
+      const failure = failNext.shift()
+      if (failure) throw failure
       const purchase = find(name)
+      if (!purchase) throw new NotFoundError('Purchase not found', {status: 404})
       const held = figure ? {...purchase, refunded_amount: refunded(purchase.id)} : purchase
       await paused.until
       return held
@@ -41,7 +47,7 @@ function gateway(purchases: Rec[], {figure = false, answer = (refund: Rec): unkn
       return answer(refund)
     },
   })
-  return {...fake, made, paused, sender: refundBatch.sender({client: fake.client}, new Set(), place(), BATCH)}
+  return {...fake, made, paused, failNext, sender: refundBatch.sender({client: fake.client}, new Set(), place(), BATCH)}
 }
 
 const onCard = (n: number) => ({...livePurchase, id: `P-${n}`, reference: `order-${n}`, transaction_date: `2026-11-17T10:${String(n).padStart(2, '0')}:00+11:00`})
@@ -57,6 +63,8 @@ describe('a refund batch of many rows on one card', () => {
     }
     expect(made).toHaveLength(12)
     expect(count(calls, 'refunds.list')).toBe(1)
+    // What the run's words call each row.
+    expect(sender.noun).toBe('refund')
   })
 })
 
@@ -131,5 +139,125 @@ describe('two rows of one batch refunding the same purchase', () => {
     expect(count(calls, 'purchases.get')).toBe(1)
     // What is left then is sent.
     expect((await sender.send(await sender.request({transactionId: 'P-1', amount: 4000, reference: 'refund-c'}, 3))).decided.outcome).toBe('approved')
+  })
+})
+
+describe('a refund batch row’s hold on its purchase, let go as its refund is decided', () => {
+  // The first row asks 60.00 of 100.00: a second asking 50.00 goes only once the first's claim is let go.
+  const FIRST = {transactionId: 'P-1', amount: 6000, reference: 'refund-a'}
+  const SECOND = {transactionId: 'P-1', amount: 5000, reference: 'refund-b'}
+  const refused = (answer: unknown) => () => Promise.reject(answer)
+
+  it.for<[string, unknown]>([
+    ['refused by the gateway (400)', new RejectedError('Amount is not valid', {status: 400})],
+    ['not processed for a rate limit', new RateLimitedError('Rate limited', {notMade: {noun: 'refund', reference: 'refund-a'}})],
+  ])('%s: nothing was made, and the next row may take what it asked', async ([, error]) => {
+    const {sender, made} = gateway([onCard(1)], {answer: refused(error)})
+    const first = await sender.request(FIRST, 1)
+    await expect(sender.send(first)).rejects.toBe(error)
+    await sender.request(SECOND, 2)
+    expect(made).toHaveLength(1)
+  })
+
+  it('a derived reference taken meanwhile: nothing was made under it, and the next row may take what it asked', async () => {
+    const {sender} = gateway([onCard(1)], {answer: refused(new RejectedError('Reference has already been taken', {status: 400}))})
+    const first = await sender.request({transactionId: 'P-1', amount: 6000}, 1)
+    expect(first.reference).toBe('order-1-R1')
+    await expect(sender.send(first)).rejects.toBeInstanceOf(ReferenceTakenError)
+    await sender.request(SECOND, 2)
+  })
+
+  it('failed otherwise, so maybe made: the rows after it still count it', async () => {
+    const {sender} = gateway([onCard(1)], {answer: refused(new GatewayError('gateway', 'Internal Server Error', {status: 500}))})
+    const first = await sender.request(FIRST, 1)
+    await expect(sender.send(first)).rejects.toBeInstanceOf(GatewayError)
+    await expect(sender.request(SECOND, 2)).rejects.toThrow('rows of this batch before it, in flight or just made, refund 60.00 AUD of it')
+  })
+
+  it('made by an earlier run under the reference it gives: not counted as in flight, and not sent again', async () => {
+    const earlier = {...liveRefund, id: 'R-earlier', reference: 'refund-a', amount: 6000, transaction_id: 'P-1', transaction_date: '2026-11-17T11:00:00+11:00'}
+    const {sender, made, calls} = gateway([onCard(1)], {earlier: [earlier]})
+    const first = await sender.request(FIRST, 1)
+    // Asked before the first is sent, when the earlier refund is not known to be this purchase's: nothing of it is in flight.
+    await sender.request(SECOND, 2)
+    expect((await sender.send(first)).decided).toMatchObject({outcome: 'approved', source: 'earlier'})
+    expect(made.map((refund) => refund.reference)).toEqual(['refund-a'])
+    expect(count(calls, 'refunds.create')).toBe(0)
+  })
+
+  it('without the gateway’s own figure (the contract): a refund the batch made is counted once, as made, for a row of the same purchase after it', async () => {
+    const {sender, made} = gateway([onCard(1)])
+    expect((await sender.send(await sender.request(FIRST, 1))).decided.outcome).toBe('approved')
+    // The purchase as looked up for the first row; what is left, 40.00, is all asked.
+    expect((await sender.send(await sender.request({transactionId: 'P-1', amount: 4000, reference: 'refund-b'}, 2))).decided.outcome).toBe('approved')
+    expect(made.map((refund) => refund.amount)).toEqual([6000, 4000])
+  })
+
+  it('of a purchase not found yet (a reference and an amount given): the rows after it are not held up', async () => {
+    const {sender} = gateway([onCard(1)])
+    const first = await sender.request({transactionId: 'P-9', amount: 6000, reference: 'refund-x'}, 1)
+    expect(first).toMatchObject({transaction_id: 'P-9', amount: 6000, reference: 'refund-x'})
+    expect(await sender.request(SECOND, 2)).toMatchObject({transaction_id: 'P-1', amount: 5000})
+  })
+
+  it('an earlier run’s row in doubt, looked up (findEarlier): the refund the gateway holds under its reference, decided against the row', async () => {
+    const earlier = {...liveRefund, id: 'R-earlier', reference: 'refund-a', amount: 6000, transaction_id: 'P-1', transaction_date: '2026-11-17T11:00:00+11:00'}
+    const {sender, calls} = gateway([onCard(1)], {earlier: [earlier]})
+    const found = await sender.findEarlier!({transaction_id: 'P-1', amount: 6000, reference: 'refund-a'} as never)
+    expect(found?.decided).toMatchObject({outcome: 'approved', source: 'earlier', record: {id: 'R-earlier'}})
+    expect(count(calls, 'refunds.create')).toBe(0)
+  })
+
+  it('an earlier run’s row in doubt, looked up (findEarlier), that the gateway holds nothing under: none, to be sent', async () => {
+    const {sender, calls} = gateway([onCard(1)])
+    expect(await sender.findEarlier!({transaction_id: 'P-1', amount: 6000, reference: 'refund-a'} as never)).toBeUndefined()
+    expect(calls.map((call) => call.method)).toEqual(['refunds.get'])
+  })
+})
+
+describe('a refund batch row’s purchase, looked up', () => {
+  it('given already (at a terminal): not looked up again, and held to what is left of it', async () => {
+    const {sender, calls} = gateway([onCard(1)], {figure: true})
+    await expect(sender.request({transactionId: 'P-1', amount: 6000, reference: 'refund-a', purchase: {...onCard(1), refunded_amount: 5000}}, 1)).rejects.toThrow('more than is left of it, 50.00 AUD')
+    expect(count(calls, 'purchases.get')).toBe(0)
+  })
+
+  it('not found, the row giving a reference but no amount: fails with the miss', async () => {
+    const {sender, calls} = gateway([])
+    await expect(sender.request({transactionId: 'P-9', reference: 'refund-a'}, 1)).rejects.toThrow('No purchase has the id or reference P-9: Purchase not found')
+    // Failed as looked up, with nothing more asked.
+    expect(calls.map((call) => call.method)).toEqual(['purchases.get'])
+  })
+
+  it('not found, the row giving a reference and an amount: a refund the gateway holds under the reference is found, not sent again', async () => {
+    const earlier = {...liveRefund, id: 'R-earlier', reference: 'refund-a', amount: 6000, transaction_id: 'P-9', transaction_date: '2026-11-17T11:00:00+11:00'}
+    const {sender, calls} = gateway([], {earlier: [earlier]})
+    const sent = await sender.send(await sender.request({transactionId: 'P-9', amount: 6000, reference: 'refund-a'}, 1))
+    // Not sent again; whether it is this row's refund cannot be checked without its purchase.
+    expect(sent.decided).toMatchObject({outcome: 'unknown', record: {id: 'R-earlier'}, reason: {why: 'unchecked', unchecked: ['purchase refunded']}})
+    expect(count(calls, 'refunds.create')).toBe(0)
+  })
+
+  it('a look-up that failed fails its row alone: the next row of the purchase asks again', async () => {
+    const {sender, calls, failNext} = gateway([onCard(1)])
+    failNext.push(new GatewayError('gateway', 'Internal Server Error', {status: 500}))
+    await expect(sender.request({transactionId: 'P-1', amount: 1000, reference: 'refund-a'}, 1)).rejects.toThrow('Internal Server Error')
+    expect((await sender.send(await sender.request({transactionId: 'P-1', amount: 1000, reference: 'refund-b'}, 2))).decided.outcome).toBe('approved')
+    expect(count(calls, 'purchases.get')).toBe(2)
+  })
+})
+
+describe('the purchases a refund batch names, read ahead in the purchases list', () => {
+  const rows = async function* (ids: string[]) {
+    for (const [i, id] of ids.entries()) yield {input: {transactionId: id}, row: i + 1}
+  }
+
+  it('each purchase once, up to MOST_NAMED of them', async () => {
+    expect([...(await refundBatch.named!(rows(['P-1', 'order-2', 'P-1']) as never))!]).toEqual(['P-1', 'order-2'])
+    const many = Array.from({length: MOST_NAMED + 1}, (_, i) => `P-${i}`)
+    const named = (await refundBatch.named!(rows(many) as never))!
+    expect(named.size).toBe(MOST_NAMED)
+    expect(named.has(`P-${MOST_NAMED - 1}`)).toBe(true)
+    expect(named.has(`P-${MOST_NAMED}`)).toBe(false)
   })
 })
