@@ -28,7 +28,7 @@ function gateway(purchases: Rec[], {figure = false, answer = (refund: Rec): unkn
   // Set: a purchase's look-up answers what the gateway held when it was asked, once this resolves.
   const paused: {until?: Promise<void>} = {}
   const refunded = (id: unknown) => made.filter((refund) => refund.transaction_id === id).reduce((sum, refund) => sum + (refund.amount as number), 0)
-  const find = (name: string) => purchases.find((purchase) => purchase.id === name || purchase.reference === name)!
+  const find = (name: string) => purchases.find((purchase) => purchase.id === name || purchase.reference === name)
   const fake = fakeClient({
     'purchases.get': async (name: string) => {
       const failure = failNext.shift()
@@ -42,7 +42,7 @@ function gateway(purchases: Rec[], {figure = false, answer = (refund: Rec): unkn
     'refunds.get': (name: string) => made.find((refund) => refund.id === name || refund.reference === name) ?? notFound(),
     'refunds.list': () => ({records: [...made], paging: {page: 1, pages: 1, total: made.length}}),
     'refunds.create': (body: Rec) => {
-      const refund = {...liveRefund, id: `R-${made.length + 1}`, reference: body.reference, amount: body.amount, transaction_id: find(String(body.transaction_id)).id, transaction_date: new Date(Date.UTC(2026, 10, 18, 0, made.length)).toISOString()}
+      const refund = {...liveRefund, id: `R-${made.length + 1}`, reference: body.reference, amount: body.amount, transaction_id: find(String(body.transaction_id))!.id, transaction_date: new Date(Date.UTC(2026, 10, 18, 0, made.length)).toISOString()}
       made.push(refund)
       return answer(refund)
     },

@@ -1,5 +1,5 @@
 import {once} from 'node:events'
-import {cpSync, mkdirSync, mkdtempSync, renameSync, writeFileSync} from 'node:fs'
+import {cpSync, mkdirSync, mkdtempSync, renameSync, statSync, utimesSync, writeFileSync} from 'node:fs'
 import {type AddressInfo, type Socket, connect, createServer} from 'node:net'
 import {tmpdir} from 'node:os'
 import {join} from 'node:path'
@@ -104,8 +104,10 @@ describe('gw in a warm thread', () => {
     writeFileSync(manifest, '{"version":"1"}')
     expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"1"}\n', stderr: ''})
     expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"1"}\n', stderr: ''})
-    // The same length: only its times tell it changed.
+    // The same length: only its times tell it changed. Set a second on, as a filesystem with whole-second times may not.
+    const before = statSync(manifest).mtime
     writeFileSync(manifest, '{"version":"2"}')
+    utimesSync(manifest, before, new Date(before.getTime() + 1000))
     expect(await run(reader)).toEqual({code: 0, stdout: '{"version":"2"}\n', stderr: ''})
     writeFileSync(`${manifest}.new`, '{"version":"3"}')
     renameSync(`${manifest}.new`, manifest)
